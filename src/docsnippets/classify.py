@@ -1,0 +1,242 @@
+"""Async markers, concurrency imports and syntax status of a code body.
+
+Everything here reads tokens or calls ``compile()``; nothing is ever executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import textwrap
+import tokenize
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+PARSES = "parses"
+NEEDS_ASYNC_WRAPPER = "needs-async-wrapper"
+INCOMPLETE_SIGNATURE = "incomplete-signature"
+SYNTAX_ERROR = "syntax-error"
+STATUSES = (PARSES, NEEDS_ASYNC_WRAPPER, INCOMPLETE_SIGNATURE, SYNTAX_ERROR)
+
+MARKERS = ("async def", "async for", "async with", "await")
+
+# Bodies larger than this are not compiled: the status says so instead of stalling.
+MAX_COMPILE_CHARS = 2_000_000
+
+_SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
+_HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
+
+
+@dataclass(frozen=True)
+class Status:
+    status: str
+    message: str | None = None
+    line: int | None = None
+
+
+def dedent(body: str) -> str:
+    return textwrap.dedent(body)
+
+
+def tokens(source: str) -> list[tokenize.TokenInfo]:
+    """As many tokens as the tokenizer yields before it gives up (bad code is the norm here)."""
+    out: list[tokenize.TokenInfo] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            out.append(tok)
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    return out
+
+
+def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
+    return [t for t in tokens(source) if t.type not in _SKIP_TYPES and t.type != tokenize.ENDMARKER]
+
+
+def find_markers(body: str) -> list[str]:
+    """Native async syntax present as real tokens (strings and comments do not count)."""
+    found: set[str] = set()
+    toks = _code_tokens(dedent(body))
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.NAME:
+            continue
+        if tok.string == "await":
+            found.add("await")
+        elif tok.string == "async" and i + 1 < len(toks):
+            nxt = toks[i + 1].string
+            if nxt in ("def", "for", "with"):
+                found.add(f"async {nxt}")
+    return [m for m in MARKERS if m in found]
+
+
+def _imported_names(toks: list[tokenize.TokenInfo]) -> Iterator[str]:
+    """Dotted module names of ``import`` / ``from ... import`` statements, from tokens."""
+    i = 0
+    n = len(toks)
+
+    def dotted(j: int) -> tuple[str, int]:
+        parts: list[str] = []
+        while j < n and toks[j].string == ".":  # relative imports: never stdlib
+            parts.append(".")
+            j += 1
+        while j < n and toks[j].type == tokenize.NAME and toks[j].string not in ("import", "as"):
+            parts.append(toks[j].string)
+            j += 1
+            if j + 1 < n and toks[j].string == "." and toks[j + 1].type == tokenize.NAME:
+                parts.append(".")
+                j += 1
+            else:
+                break
+        return "".join(parts), j
+
+    while i < n:
+        tok = toks[i]
+        if tok.type == tokenize.NAME and tok.string == "import":
+            j = i + 1
+            while j < n:
+                name, j = dotted(j)
+                if name:
+                    yield name
+                if j < n and toks[j].string == "as":
+                    j += 2
+                if j < n and toks[j].string == ",":
+                    j += 1
+                    continue
+                break
+            i = j
+        elif tok.type == tokenize.NAME and tok.string == "from":
+            base, j = dotted(i + 1)
+            if j < n and toks[j].string == "import" and (not base or base.startswith(".")):
+                i = j + 1  # relative import: what follows names local modules
+                continue
+            if j < n and toks[j].string == "import" and base:
+                yield base
+                j += 1
+                if j < n and toks[j].string == "(":
+                    j += 1
+                while j < n and toks[j].type == tokenize.NAME:
+                    yield f"{base}.{toks[j].string}"
+                    j += 1
+                    if j < n and toks[j].string == "as":
+                        j += 2
+                    if j < n and toks[j].string == ",":
+                        j += 1
+                        continue
+                    break
+            i = j
+        else:
+            i += 1
+
+
+def find_modules(body: str, modules: Iterable[str]) -> list[str]:
+    """Configured concurrency modules that the body imports (``asyncio.subprocess`` counts)."""
+    wanted = list(modules)
+    found: set[str] = set()
+    for name in _imported_names(_code_tokens(dedent(body))):
+        for module in wanted:
+            if name == module or name.startswith(module + "."):
+                found.add(module)
+    return [m for m in wanted if m in found]
+
+
+def _compiles(source: str, flags: int = 0) -> SyntaxError | None:
+    try:
+        compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
+    except SyntaxError as exc:
+        return exc
+    except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        return SyntaxError(f"{type(exc).__name__}: {exc}".strip())
+    return None
+
+
+def _bracket_depth_after(line: str, depth: int) -> int:
+    # Good enough for signatures: strings with brackets in headers are rare.
+    for ch in line.split("#", 1)[0]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+    return depth
+
+
+def complete_signatures(source: str) -> str | None:
+    """Add the missing colon and/or body to def/class headers; None when none was missing."""
+    lines = source.split("\n")
+    out: list[str] = []
+    changed = False
+    i = 0
+    while i < len(lines):
+        match = _HEADER.match(lines[i])
+        if not match:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent = match.group(1)
+        depth = 0
+        j = i
+        while True:
+            depth = _bracket_depth_after(lines[j], depth)
+            if depth <= 0 or j + 1 >= len(lines):
+                break
+            j += 1
+        header = lines[i : j + 1]
+        last = header[-1].split("#", 1)[0].rstrip()
+        if not last.endswith(":"):
+            header[-1] = last + ":"
+            changed = True
+        out.extend(header)
+        k = j + 1
+        while k < len(lines) and not lines[k].strip():
+            k += 1
+        nxt = lines[k] if k < len(lines) else ""
+        body_indent = len(nxt) - len(nxt.lstrip())
+        if k >= len(lines) or body_indent <= len(indent):
+            out.append(indent + "    ...")
+            changed = True
+        i = j + 1
+    return "\n".join(out) if changed else None
+
+
+def syntax_status(body: str) -> Status:
+    """Classify by ``compile()`` alone, on the body with its common indentation removed."""
+    if len(body) > MAX_COMPILE_CHARS:
+        return Status(SYNTAX_ERROR, f"block longer than {MAX_COMPILE_CHARS} characters: not checked")
+    source = dedent(body)
+    error = _compiles(source)
+    if error is None:
+        return Status(PARSES)
+    top_await = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    if _compiles(source, top_await) is None:
+        return Status(NEEDS_ASYNC_WRAPPER)
+    repaired = complete_signatures(source)
+    if repaired is not None and _compiles(repaired, top_await) is None:
+        return Status(INCOMPLETE_SIGNATURE)
+    message = (error.msg or str(error)).splitlines()[0] if (error.msg or str(error)) else "invalid"
+    return Status(SYNTAX_ERROR, message, error.lineno)
+
+
+@lru_cache(maxsize=4096)
+def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
+    """The token stream with comments, docstrings and layout removed (for pair relations)."""
+    out: list[tuple[int, str]] = []
+    toks = [t for t in tokens(dedent(body)) if t.type != tokenize.ENDMARKER]
+    prev = tokenize.NEWLINE
+    for i, tok in enumerate(toks):
+        if tok.type in _SKIP_TYPES:
+            if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+                prev = tok.type
+            continue
+        if tok.type == tokenize.STRING and prev in (
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+        ):
+            nxt = next((t for t in toks[i + 1 :] if t.type not in (tokenize.COMMENT, tokenize.NL)), None)
+            if nxt is None or nxt.type in (tokenize.NEWLINE, tokenize.DEDENT):
+                prev = tokenize.STRING
+                continue
+        out.append((tok.type, tok.string))
+        prev = tok.type
+    return tuple(out)

@@ -1,0 +1,169 @@
+"""``docsnippets update | check | render``: exit 0 fresh, 1 stale, 2 error — never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from . import __version__, engine, render
+from . import manifest as mf
+from .config import Config, ConfigError
+from .config import load as load_config
+from .tree import TreeError, check_root, git_source
+
+EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message}; see `{self.prog} --help`")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
+    parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--root", type=Path, default=Path("."), help="docs tree (default: .)")
+        p.add_argument(
+            "--manifest",
+            type=Path,
+            help="manifest path (default: <root>/documentation-snippets.json)",
+        )
+        p.add_argument("--config", type=Path, help="YAML config (default: <root>/.docsnippets.yml if present)")
+
+    up = sub.add_parser("update", help="write the manifest from the tree")
+    common(up)
+    up.add_argument("--repository", help="owner/name for permalinks (default: config, then git remote)")
+    up.add_argument("--commit", help="commit the Markdown is at (default: HEAD when the tree is clean)")
+    up.add_argument("--force", action="store_true", help="rewrite even if only source/permalinks differ")
+    up.add_argument("files", nargs="*", help=argparse.SUPPRESS)  # pre-commit passes file names
+
+    ck = sub.add_parser("check", help="compare the tree with the manifest (exit 1 when stale)")
+    common(ck)
+    ck.add_argument(
+        "--changed",
+        nargs="+",
+        metavar="FILE",
+        help="only re-extract these files and their counterparts",
+    )
+    ck.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
+    ck.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    ck.add_argument("files", nargs="*", help=argparse.SUPPRESS)
+
+    rd = sub.add_parser("render", help="print the human catalogue of the manifest")
+    rd.add_argument("--root", type=Path, default=Path("."))
+    rd.add_argument("--manifest", type=Path)
+    rd.add_argument("--lang", choices=("zh", "en"), default="zh")
+    rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
+    return parser
+
+
+def _manifest_path(args: argparse.Namespace, root: Path) -> Path:
+    return args.manifest if args.manifest is not None else root / mf.DEFAULT_NAME
+
+
+def _config(args: argparse.Namespace, root: Path) -> Config:
+    return load_config(args.config, root)
+
+
+def cmd_update(args: argparse.Namespace, out: TextIO) -> int:
+    root = check_root(args.root)
+    config = _config(args, root)
+    source = git_source(root, config)
+    repository = args.repository or source.repository
+    commit = args.commit or source.commit
+    path = _manifest_path(args, root)
+    result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force)
+    for notice in result.inventory.notices:
+        print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
+    s = result.data["summary"]
+    verb = "wrote" if result.written else "unchanged"
+    print(
+        f"{verb} {path}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
+        f"{s['examples']} examples, {s['distinct_bodies']} distinct bodies",
+        file=out,
+    )
+    return EXIT_FRESH
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    root = check_root(args.root)
+    config = _config(args, root)
+    path = _manifest_path(args, root)
+    changed = None
+    if args.changed is not None or args.files:
+        changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
+    result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines)
+    report = result.report
+    if args.format == "json":
+        json.dump(render.report_json(report, {"manifest": str(path)}), out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    elif args.format == "markdown":
+        ctx = render.CommentContext(
+            marker="",
+            manifest_name=path.name,
+            head_manifest_missing=result.manifest_missing,
+            changes=report,
+        )
+        out.write(render.comment(report, ctx).lstrip())
+    else:
+        out.write(render.report_text(report, str(path)))
+    return EXIT_FRESH if report.fresh else EXIT_STALE
+
+
+def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    root = check_root(args.root)
+    path = _manifest_path(args, root)
+    data = mf.load(path)
+    if data is None:
+        raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
+    text = render.catalogue(data, args.lang)
+    if args.output is not None:
+        mf.write_atomic(args.output, text)
+    else:
+        out.write(text)
+    return EXIT_FRESH
+
+
+COMMANDS = {"update": cmd_update, "check": cmd_check, "render": cmd_render}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out if out is not None else sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args, out)
+    except UsageError as exc:
+        print(f"docsnippets: error: {exc}", file=sys.stderr)
+    except (ConfigError, mf.ManifestError, TreeError) as exc:
+        print(f"docsnippets: error: {render.visible(str(exc))}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("docsnippets: error: interrupted", file=sys.stderr)
+    except BrokenPipeError:
+        return EXIT_ERROR
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(
+            f"docsnippets: error: {where}{exc.strerror or exc}; check the path and permissions",
+            file=sys.stderr,
+        )
+    except Exception as exc:  # the gate must answer with a code, not a traceback
+        print(
+            f"docsnippets: error: internal error ({type(exc).__name__}: {exc}); please report it",
+            file=sys.stderr,
+        )
+    return EXIT_ERROR
+
+
+def run() -> NoReturn:
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""Two inventories (usually: the committed manifest and the tree) -> a report of differences.
+
+Snippets are matched by what they are, not by their numbers: the same body in the same
+file first (unchanged or moved), then similar bodies in the same file (changed), then the
+same body in another file (moved with its file); what is left was added or removed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .manifest import summarize
+from .pairs import align, similarity
+from .records import DESYNC, DIVERGED, MISSING, Inventory, Snippet
+
+
+@dataclass(frozen=True)
+class Change:
+    before: Snippet
+    after: Snippet
+    before_id: str
+    after_id: str
+
+
+@dataclass(frozen=True)
+class Desync:
+    relation: str
+    sides: tuple[Snippet, ...]
+    indices: tuple[int, ...]
+    counterpart_file: str | None = None
+    new: bool = False
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(_sid(i) for i in self.indices)
+
+
+@dataclass(frozen=True)
+class Report:
+    fresh: bool
+    reasons: tuple[str, ...]
+    summary: dict[str, Any]
+    added: tuple[tuple[str, Snippet], ...]
+    removed: tuple[tuple[str, Snippet], ...]
+    changed: tuple[Change, ...]
+    moved: tuple[Change, ...]
+    metadata: tuple[Change, ...]
+    desynchronized: tuple[Desync, ...]
+    resynchronized: tuple[Desync, ...]
+    notices: tuple[str, ...] = ()
+    base_missing: bool = field(default=False)
+
+    @property
+    def stale(self) -> bool:
+        return not self.fresh
+
+
+def _sid(index: int) -> str:
+    from .manifest import snippet_id
+
+    return snippet_id(index)
+
+
+def match(before: Inventory, after: Inventory) -> dict[int, int]:
+    """before index -> after index for every snippet that continues in ``after``."""
+    mapping: dict[int, int] = {}
+    by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for j, s in enumerate(after.snippets):
+        by_key[(s.file, s.body_sha256)].append(j)
+    taken: set[int] = set()
+    for i, s in enumerate(before.snippets):
+        candidates = by_key.get((s.file, s.body_sha256))
+        if candidates:
+            j = candidates.pop(0)
+            mapping[i] = j
+            taken.add(j)
+    left_b: dict[str, list[int]] = defaultdict(list)
+    left_a: dict[str, list[int]] = defaultdict(list)
+    for i, s in enumerate(before.snippets):
+        if i not in mapping:
+            left_b[s.file].append(i)
+    for j, s in enumerate(after.snippets):
+        if j not in taken:
+            left_a[s.file].append(j)
+    for file, olds in left_b.items():
+        news = left_a.get(file, [])
+        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], similarity)
+        for a, b in pairs:
+            mapping[olds[a]] = news[b]
+            taken.add(news[b])
+    by_body: dict[str, list[int]] = defaultdict(list)
+    for j, s in enumerate(after.snippets):
+        if j not in taken:
+            by_body[s.body_sha256].append(j)
+    for i, s in enumerate(before.snippets):
+        if i not in mapping and by_body.get(s.body_sha256):
+            mapping[i] = by_body[s.body_sha256].pop(0)
+    return mapping
+
+
+def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
+    entries: list[Desync] = []
+    members: set[int] = set()
+    for pair in inv.pairs:
+        if pair.relation == DIVERGED:
+            entries.append(Desync(DIVERGED, (inv.snippets[pair.en], inv.snippets[pair.zh]), (pair.en, pair.zh)))
+            members.update((pair.en, pair.zh))
+    for i in inv.missing():
+        s = inv.snippets[i]
+        entries.append(Desync(MISSING, (s,), (i,), inv.counterpart_of(s.file)))
+        members.add(i)
+    entries.sort(key=lambda d: d.sides[0].key)
+    return entries, members
+
+
+def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
+    out = set()
+    for p in inv.pairs:
+        a, b = inv.snippets[p.en], inv.snippets[p.zh]
+        out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
+    for i in inv.missing():
+        s = inv.snippets[i]
+        out.add((s.file, s.body_sha256, "", "", MISSING))
+    return out
+
+
+def compare(
+    before: Inventory,
+    after: Inventory,
+    *,
+    strict_lines: bool = False,
+    settings_changed: bool = False,
+    touched: Sequence[str] | None = None,
+) -> Report:
+    """How ``after`` differs from ``before``; ``fresh`` when the manifest needs no update.
+
+    ``touched`` limits the desynchronized list to pairs that involve those files.
+    """
+    mapping = match(before, after)
+    reverse = {j: i for i, j in mapping.items()}
+    added = tuple((_sid(j), s) for j, s in enumerate(after.snippets) if j not in reverse)
+    removed = tuple((_sid(i), s) for i, s in enumerate(before.snippets) if i not in mapping)
+    changed: list[Change] = []
+    moved: list[Change] = []
+    metadata: list[Change] = []
+    for i, j in sorted(mapping.items(), key=lambda kv: kv[1]):
+        b, a = before.snippets[i], after.snippets[j]
+        change = Change(b, a, _sid(i), _sid(j))
+        if b.body_sha256 != a.body_sha256:
+            changed.append(change)
+        else:
+            if b.code_lines != a.code_lines or b.file != a.file:
+                moved.append(change)
+            if (b.status, b.markers, b.modules) != (a.status, a.markers, a.modules):
+                metadata.append(change)
+    reasons: list[str] = []
+    if settings_changed:
+        reasons.append("the selection settings differ from the manifest's")
+    for items, word in ((added, "added"), (removed, "removed"), (changed, "changed")):
+        if items:
+            reasons.append(f"{len(items)} snippet{'s' if len(items) != 1 else ''} {word}")
+    if metadata:
+        reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
+    if strict_lines and moved:
+        reasons.append(f"{len(moved)} snippet(s) moved (--strict-lines)")
+    if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed):
+        reasons.append("bilingual pair relations changed")
+
+    before_desync, before_members = _desync_sets(before)
+    after_desync, after_members = _desync_sets(after)
+    touched_set = set(touched) if touched is not None else None
+
+    def relevant(d: Desync) -> bool:
+        return (
+            touched_set is None
+            or any(s.file in touched_set for s in d.sides)
+            or (d.counterpart_file is not None and d.counterpart_file in touched_set)
+        )
+
+    desync = []
+    for d in after_desync:
+        was = any(reverse[j] in before_members for j in d.indices if j in reverse)
+        if relevant(d):
+            desync.append(Desync(d.relation, d.sides, d.indices, d.counterpart_file, new=not was))
+    resync = []
+    for d in before_desync:
+        now = [mapping[i] for i in d.indices if i in mapping]
+        if now and not any(j in after_members for j in now) and relevant(d):
+            resync.append(d)
+    return Report(
+        fresh=not reasons,
+        reasons=tuple(reasons),
+        summary=summarize(after),
+        added=added,
+        removed=removed,
+        changed=tuple(changed),
+        moved=tuple(moved),
+        metadata=tuple(metadata),
+        desynchronized=tuple(desync),
+        resynchronized=tuple(resync),
+        notices=tuple(str(n) for n in after.notices),
+    )
+
+
+def is_desync(relation: str) -> bool:
+    return relation in DESYNC

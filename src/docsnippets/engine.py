@@ -1,0 +1,142 @@
+"""The jobs the CLI and the Action share: scan a tree (whole or by changed files), check, update.
+
+This is the one place that ties the file system (tree.py) to the pure stages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from . import manifest as mf
+from .compare import Report, compare
+from .config import Config
+from .pairs import pair_up
+from .records import Inventory
+from .tree import TreeError, exists_markdown, scan_files, scan_tree
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    report: Report
+    inventory: Inventory
+    manifest_missing: bool
+    touched: tuple[str, ...] | None
+
+
+def normalize_changed(root: Path, paths: Iterable[str]) -> list[str]:
+    """'/'-separated paths relative to the root; anything outside it is an error."""
+    out: list[str] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_absolute():
+            try:
+                p = p.resolve().relative_to(root)
+            except ValueError:
+                raise TreeError(f"{raw}: --changed path is outside the root {root}; pass paths inside it") from None
+        rel = PurePosixPath(p.as_posix())
+        if ".." in rel.parts:
+            raise TreeError(f"{raw}: --changed path leaves the root; pass paths relative to {root}")
+        text = rel.as_posix()
+        if text.startswith("./"):
+            text = text[2:]
+        if text and text != "." and text not in out:
+            out.append(text)
+    return out
+
+
+def touched_files(root: Path, changed: Iterable[str], config: Config, known: Iterable[str] = ()) -> list[str]:
+    """The changed Markdown files plus every counterpart file that exists or is known."""
+    known_set = set(known)
+    out: set[str] = set()
+    for path in changed:
+        if not config.is_markdown(path) or config.is_excluded(path):
+            continue
+        out.add(path)
+        for _, other in config.counterparts(path):
+            if other in known_set or exists_markdown(root, other, config):
+                out.add(other)
+    return sorted(out)
+
+
+def partial_inventory(root: Path, config: Config, base: Inventory, touched: list[str]) -> Inventory:
+    """``base`` with the touched files re-extracted: cost follows the change, not the tree."""
+    touched_set = set(touched)
+    kept = [s for s in base.snippets if s.file not in touched_set]
+    fresh, notices, present = scan_files(root, touched, config)
+    files: set[str] = {s.file for s in kept}
+    files.update(cp for f, cp in base.counterparts if cp and cp not in touched_set)
+    files.update(present)
+    # Counterparts of untouched files may themselves be untouched files without snippets.
+    for f in list(files):
+        for _, other in config.counterparts(f):
+            if other not in touched_set and other not in files and exists_markdown(root, other, config):
+                files.add(other)
+    return pair_up([*kept, *fresh], files, config, notices)
+
+
+def check(
+    root: Path,
+    config: Config,
+    manifest_path: Path,
+    *,
+    changed: list[str] | None = None,
+    strict_lines: bool = False,
+) -> CheckResult:
+    data = mf.load(manifest_path)
+    recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
+    if changed is not None and data is not None:
+        touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
+        current = partial_inventory(root, config, recorded, touched)
+    else:
+        touched = None
+        current = scan_tree(root, config)
+    settings_changed = data is not None and data.get("selection") != config.selection()
+    report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
+    if data is None:
+        report = _with_reason(report, "the manifest does not exist yet")
+    return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None)
+
+
+def _with_reason(report: Report, reason: str) -> Report:
+    from dataclasses import replace
+
+    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+
+
+def _comparable(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **{k: v for k, v in data.items() if k != "source"},
+        "snippets": [{k: v for k, v in s.items() if k != "permalink"} for s in data["snippets"]],
+    }
+
+
+@dataclass(frozen=True)
+class UpdateResult:
+    data: dict[str, Any]
+    written: bool
+    inventory: Inventory
+
+
+def update(
+    root: Path,
+    config: Config,
+    manifest_path: Path,
+    *,
+    repository: str | None,
+    commit: str | None,
+    force: bool = False,
+) -> UpdateResult:
+    """Rewrite the manifest unless only its source/permalinks would change (keeps hooks quiet)."""
+    inventory = scan_tree(root, config)
+    data = mf.build(inventory, config, repository, commit)
+    try:
+        old = mf.load(manifest_path)
+    except mf.ManifestError:
+        old = None  # a broken manifest is exactly what update is for
+    if old is not None and not force and _comparable(old) == _comparable(data):
+        return UpdateResult(old, False, inventory)
+    mf.write_atomic(manifest_path, mf.dumps(data))
+    return UpdateResult(data, True, inventory)

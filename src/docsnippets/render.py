@@ -1,0 +1,447 @@
+"""Reports and manifests -> text for people (terminal, PR comment, catalogue) and JSON.
+
+Everything that comes from a pull request (paths, info strings, code, compiler messages)
+is untrusted. It only ever appears inside code spans or fenced blocks longer than any
+backtick run it contains, so it cannot ping anyone, link an issue, inject HTML or close
+its own fence; the links are built here, from the repository and commit we were given.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from .compare import Change, Desync, Report
+from .records import Snippet
+
+COMMENT_LIMIT = 65_536
+COMMENT_BUDGET = 60_000  # room for the marker and GitHub's own accounting
+FIX_COMMAND = "docsnippets update"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def ref(snippet: Snippet, sid: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file": snippet.file,
+        "code_lines": list(snippet.code_lines),
+        "fence_lines": list(snippet.fence_lines),
+        "body_sha256": snippet.body_sha256,
+        "status": snippet.status,
+    }
+    if sid is not None:
+        out = {"id": sid, **out}
+    return out
+
+
+def _change(c: Change) -> dict[str, Any]:
+    return {"before": ref(c.before, c.before_id), "after": ref(c.after, c.after_id)}
+
+
+def _desync(d: Desync) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "relation": d.relation,
+        "sides": [ref(s, i) for s, i in zip(d.sides, d.ids, strict=True)],
+    }
+    if d.counterpart_file is not None:
+        out["counterpart_file"] = d.counterpart_file
+    out["new"] = d.new
+    return out
+
+
+def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "fresh": report.fresh,
+        "reasons": list(report.reasons),
+        "summary": report.summary,
+        "added": [ref(s, i) for i, s in report.added],
+        "removed": [ref(s, i) for i, s in report.removed],
+        "changed": [_change(c) for c in report.changed],
+        "moved": [_change(c) for c in report.moved],
+        "desynchronized": [_desync(d) for d in report.desynchronized],
+        "resynchronized": [_desync(d) for d in report.resynchronized],
+        "notices": list(report.notices),
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+# --- safe Markdown pieces --------------------------------------------------------------------
+
+
+def visible(text: str) -> str:
+    """Control and bidi characters shown as escapes, so a name cannot hide what it is."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def code_span(text: str, *, in_table: bool = False) -> str:
+    """An inline code span that no backtick run inside ``text`` can end early."""
+    text = visible(text)
+    if in_table:
+        text = text.replace("|", "\\|")
+    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fenced(code: str, info: str = "python") -> str:
+    """A fenced block longer than any backtick run in ``code``; ``info`` is ours, not the PR's."""
+    longest = max((len(r) for r in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = code if code.endswith("\n") or not code else code + "\n"
+    return f"{fence}{info}\n{body}{fence}"
+
+
+def plain(text: str) -> str:
+    """Our own prose with any Markdown/HTML meaning removed (used for reasons and notices)."""
+    text = visible(text)
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", text)
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where the reviewer's links point: always the PR's own repository and head commit."""
+
+    server_url: str
+    repository: str
+    commit: str
+
+    def lines(self, snippet: Snippet) -> str:
+        first, last = snippet.code_lines
+        path = quote(snippet.file, safe="/")
+        return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
+
+
+def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
+    first, last = snippet.code_lines
+    text = code_span(f"{snippet.file}:{first}-{last}")
+    if links is None or not link:
+        return text
+    return f"[{text}]({links.lines(snippet)})"
+
+
+# --- terminal text ---------------------------------------------------------------------------
+
+
+def _loc(s: Snippet) -> str:
+    return f"{visible(s.file)}:{s.code_lines[0]}-{s.code_lines[1]}"
+
+
+def report_text(report: Report, manifest_name: str = "documentation-snippets.json") -> str:
+    lines: list[str] = []
+    if report.fresh:
+        lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
+    else:
+        lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
+    for sid, s in report.added:
+        lines.append(f"  added    {_loc(s)}  ({sid}, {s.status})")
+    for sid, s in report.removed:
+        lines.append(f"  removed  {_loc(s)}  (was {sid})")
+    for c in report.changed:
+        lines.append(f"  changed  {_loc(c.after)}  (was {_loc(c.before)})")
+    for c in report.moved:
+        lines.append(f"  moved    {_loc(c.after)}  (was {_loc(c.before)})")
+    for c in report.metadata:
+        lines.append(f"  status   {_loc(c.after)}  {c.before.status} -> {c.after.status}")
+    for d in report.desynchronized:
+        sides = " <-> ".join(_loc(s) for s in d.sides)
+        extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
+        lines.append(f"  {d.relation:<8} {sides}{extra}")
+    for notice in report.notices:
+        lines.append(f"  warning  {visible(notice)}")
+    if not report.fresh:
+        lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
+    return "\n".join(lines) + "\n"
+
+
+# --- PR comment ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommentContext:
+    marker: str
+    manifest_name: str = "documentation-snippets.json"
+    manifest_path: str = "documentation-snippets.json"
+    fix_command: str = FIX_COMMAND
+    links: Links | None = None
+    base_missing: bool = False
+    head_manifest_missing: bool = False
+    changes: Report | None = None  # what the PR changes, against the base manifest
+
+
+def _verdict(freshness: Report, ctx: CommentContext) -> str:
+    name = code_span(ctx.manifest_name)
+    if ctx.head_manifest_missing:
+        return f"### ❌ docsnippets: {name} is missing from this branch"
+    if freshness.fresh:
+        return f"### ✅ docsnippets: {name} is up to date"
+    return f"### ❌ docsnippets: {name} is stale — {plain('; '.join(freshness.reasons))}"
+
+
+def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str:
+    rows = [
+        ("snippets", summary["fences"]),
+        ("bilingual pairs", summary["pairs"]),
+        ("examples", summary["examples"]),
+    ]
+    if changes is not None:
+        rows += [
+            ("added", len(changes.added)),
+            ("removed", len(changes.removed)),
+            ("changed", len(changes.changed)),
+            ("moved", len(changes.moved)),
+        ]
+    rows.append(("desynchronized", desync))
+    head = "| " + " | ".join(r[0] for r in rows) + " |"
+    sep = "|" + "|".join(" ---: " for _ in rows) + "|"
+    body = "| " + " | ".join(str(r[1]) for r in rows) + " |"
+    return "\n".join((head, sep, body))
+
+
+def _diff(d: Desync) -> str:
+    en, zh = d.sides
+    diff = difflib.unified_diff(
+        en.body.splitlines(keepends=True),
+        zh.body.splitlines(keepends=True),
+        fromfile=f"en/{en.file}",
+        tofile=f"zh/{zh.file}",
+        n=2,
+    )
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
+    return (
+        "<details><summary>English vs Chinese code</summary>\n\n"
+        + fenced(visible_block(text), "diff")
+        + "\n\n</details>"
+    )
+
+
+def visible_block(text: str) -> str:
+    """Inside a fence only NUL and bidi controls are a risk; tabs and newlines stay."""
+    return re.sub(r"[\x00\u202a-\u202e\u2066-\u2069]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _section(title: str, items: Sequence[str], cap: int | None) -> str:
+    if not items:
+        return ""
+    shown = items if cap is None else items[:cap]
+    out = [f"#### {title} ({len(items)})", "", *shown]
+    if len(shown) < len(items):
+        out.append(f"- … and {len(items) - len(shown)} more (see the job summary or the JSON report)")
+    return "\n".join(out) + "\n"
+
+
+def comment(freshness: Report, ctx: CommentContext) -> str:
+    """The sticky PR comment, shortened until it fits GitHub's limit."""
+    for cap, diffs in ((None, True), (50, True), (20, False), (10, False), (3, False), (0, False)):
+        text = _comment(freshness, ctx, cap, diffs)
+        if len(text) <= COMMENT_BUDGET:
+            return text
+    return _comment(freshness, ctx, 0, False)[:COMMENT_BUDGET]
+
+
+def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: bool) -> str:
+    changes = ctx.changes
+    desync = freshness.desynchronized
+    parts: list[str] = [ctx.marker, _verdict(freshness, ctx), ""]
+    if ctx.base_missing:
+        parts.append("No manifest on the base branch: this PR adopts docsnippets, so every snippet counts as added.\n")
+    parts.append(_counts(freshness.summary, changes, len(desync)))
+    parts.append("")
+    loc: Callable[[Snippet], str] = lambda s: location(s, ctx.links)  # noqa: E731
+    if changes is not None:
+        parts.append(_section("Added", [f"- {loc(s)} · {code_span(s.status)}" for _, s in changes.added], cap))
+        parts.append(
+            _section(
+                "Removed",
+                [f"- {location(s, None)} (was {code_span(i)})" for i, s in changes.removed],
+                cap,
+            )
+        )
+        parts.append(
+            _section(
+                "Changed",
+                [
+                    f"- {loc(c.after)} (was {location(c.before, None)}) · {code_span(c.after.status)}"
+                    for c in changes.changed
+                ],
+                cap,
+            )
+        )
+        parts.append(
+            _section(
+                "Moved",
+                [f"- {loc(c.after)} (was {location(c.before, None)})" for c in changes.moved],
+                cap,
+            )
+        )
+        if changes.resynchronized:
+            parts.append(
+                _section(
+                    "Back in sync",
+                    [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in changes.resynchronized],
+                    cap,
+                )
+            )
+    entries: list[str] = []
+    for n, d in enumerate(desync):
+        tag = " · new in this PR" if d.new and changes is not None else ""
+        if d.relation == "missing":
+            where = code_span(d.counterpart_file or "?")
+            entries.append(f"- {loc(d.sides[0])}: no matching example in {where}{tag}")
+        else:
+            line = f"- {' ↔ '.join(loc(s) for s in d.sides)}: code differs{tag}"
+            if diffs and (cap is None or n < cap):
+                line += "\n\n" + _diff(d) + "\n"
+            entries.append(line)
+    parts.append(_section("Desynchronized bilingual examples", entries, cap))
+    if freshness.notices:
+        parts.append(_section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], cap))
+    if not freshness.fresh:
+        parts.append(
+            "**To fix:** run this at the root of the branch and push the result:\n\n"
+            + fenced(
+                f"{visible(ctx.fix_command)}\ngit commit -m 'Update snippet manifest' {visible(ctx.manifest_path)}\n",
+                "sh",
+            )
+        )
+    return "\n".join(p for p in parts if p is not None).rstrip() + "\n"
+
+
+# --- catalogue (manifest -> document) -------------------------------------------------------
+
+_WORDS = {
+    "en": {
+        "title": "Async Python examples in the documentation",
+        "source": "Source",
+        "unknown": "not recorded",
+        "counts": "{fences} fenced blocks from {files} files; {pairs} English/Chinese pairs; "
+        "{examples} examples once twins are merged; {distinct} distinct bodies by SHA-256.",
+        "index": "Index",
+        "pairs": "Bilingual pairs",
+        "snippets": "Snippets",
+        "cols": ("Id", "File and code lines", "Async syntax", "Modules", "Status", "Pair"),
+        "pcols": ("Pair", "Snippets", "Relation"),
+        "statuses": {
+            "parses": "parses",
+            "needs-async-wrapper": "needs an async wrapper",
+            "incomplete-signature": "incomplete signature",
+            "syntax-error": "syntax error",
+        },
+        "relations": {
+            "identical": "identical bodies",
+            "indentation": "list indentation only",
+            "comments": "comments/docstrings only",
+            "diverged": "diverged",
+        },
+        "status_line": "Status: ",
+        "note": "Code is quoted verbatim and was never run; the syntax check removes only the common indentation.",
+    },
+    "zh": {
+        "title": "文档中的 Python 异步示例",
+        "source": "源码版本",
+        "unknown": "未记录",
+        "counts": "共 {fences} 段，来自 {files} 个文件；{pairs} 对中英文示例；合并双语对应项后为 {examples} 个示例；"
+        "按正文 SHA-256 去重为 {distinct} 段。",
+        "index": "出处索引",
+        "pairs": "中英文对应关系",
+        "snippets": "原文片段",
+        "cols": ("编号", "原文件与代码行", "原生语法", "并发模块", "语法状态", "双语对应"),
+        "pcols": ("对应组", "片段", "关系"),
+        "statuses": {
+            "parses": "AST 可解析",
+            "needs-async-wrapper": "需异步外层",
+            "incomplete-signature": "不完整签名",
+            "syntax-error": "语法错误",
+        },
+        "relations": {
+            "identical": "正文逐字相同",
+            "indentation": "列表缩进不同",
+            "comments": "注释/docstring 本地化",
+            "diverged": "代码不一致",
+        },
+        "status_line": "语法状态：",
+        "note": "代码逐字摘录，从未执行；语法检查只去掉共同缩进。",
+    },
+}
+
+
+def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
+    w = _WORDS[lang]
+    summary = data["summary"]
+    source = data.get("source") or {}
+    repo, commit = source.get("repository"), source.get("commit")
+    server = source.get("server_url") or "https://github.com"
+    out: list[str] = [f"# {w['title']}", ""]
+    if repo and commit:
+        out.append(f"{w['source']}: [{code_span(commit[:12])}]({server}/{repo}/tree/{commit}) ({code_span(repo)})")
+    else:
+        out.append(f"{w['source']}: {w['unknown']}")
+    out += [
+        "",
+        w["counts"].format(
+            fences=summary["fences"],
+            files=summary["files"],
+            pairs=summary["pairs"],
+            examples=summary["examples"],
+            distinct=summary["distinct_bodies"],
+        ),
+        "",
+        w["note"],
+        "",
+        f"## {w['index']}",
+        "",
+        "| " + " | ".join(w["cols"]) + " |",
+        "|" + "|".join(" --- " for _ in w["cols"]) + "|",
+    ]
+    for s in data["snippets"]:
+        first, last = s["code_lines"]
+        where = code_span(f"{s['file']}:{first}–{last}", in_table=True)
+        if s.get("permalink"):
+            where = f"[{where}]({s['permalink']})"
+        cells = [
+            f"[{s['id']}](#{s['id'].lower()})",
+            where,
+            "、".join(code_span(m) for m in s["markers"])
+            if lang == "zh"
+            else ", ".join(code_span(m) for m in s["markers"]),
+            ", ".join(code_span(m, in_table=True) for m in s["modules"]) or "—",
+            w["statuses"].get(s["status"], s["status"]),
+            s["pair"] or "—",
+        ]
+        out.append("| " + " | ".join(c or "—" for c in cells) + " |")
+    out += [
+        "",
+        f"## {w['pairs']}",
+        "",
+        "| " + " | ".join(w["pcols"]) + " |",
+        "|" + "|".join(" --- " for _ in w["pcols"]) + "|",
+    ]
+    for p in data["pairs"]:
+        members = "、".join(f"[{m}](#{m.lower()})" for m in p["snippets"])
+        out.append(f"| {p['id']} | {members} | {w['relations'].get(p['relation'], p['relation'])} |")
+    out += ["", f"## {w['snippets']}", ""]
+    for s in data["snippets"]:
+        first, last = s["code_lines"]
+        where = code_span(f"{s['file']}:{first}–{last}")
+        if s.get("permalink"):
+            where = f"[{where}]({s['permalink']})"
+        status = w["statuses"].get(s["status"], s["status"])
+        out += [
+            f"### {s['id']}",
+            "",
+            where,
+            "",
+            f"{w['status_line']}{status}",
+            "",
+            fenced(s["body"]),
+            "",
+        ]
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,149 @@
+"""The file-system edge: which Markdown files a tree has, their bytes, and git facts."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import Config
+from .extract import snippets_from_bytes
+from .pairs import pair_up
+from .records import Inventory, Notice, Snippet
+
+
+class TreeError(Exception):
+    """The tree cannot be read; the message names the path and the fix."""
+
+
+@dataclass(frozen=True)
+class Source:
+    repository: str | None = None
+    commit: str | None = None
+
+
+def check_root(root: Path) -> Path:
+    if not root.exists():
+        raise TreeError(f"{root}: root directory does not exist; pass an existing docs tree to --root")
+    if not root.is_dir():
+        raise TreeError(f"{root}: root is not a directory; pass the repository directory to --root")
+    return root.resolve()
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
+
+
+def is_git_root(root: Path) -> bool:
+    # Only the work tree's own top level: a docs tree copied into some other repo is not tracked.
+    top = _git(root, "rev-parse", "--show-toplevel")
+    return top is not None and Path(top.strip()).resolve() == root.resolve()
+
+
+def list_markdown(root: Path, config: Config) -> list[str]:
+    """Relative '/' paths of the Markdown files: git's view when root is a work tree."""
+    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard") if is_git_root(root) else None
+    if listed is not None:
+        candidates: Iterable[str] = sorted(set(p for p in listed.split("\0") if p))
+    else:
+        candidates = _walk(root)
+    return [p for p in candidates if config.is_markdown(p) and not config.is_excluded(p)]
+
+
+def _walk(root: Path) -> list[str]:
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        rel = Path(dirpath).relative_to(root)
+        for name in filenames:
+            out.append((rel / name).as_posix())
+    return sorted(out)
+
+
+def read_file(root: Path, rel: str) -> bytes | Notice | None:
+    """The file's bytes; a Notice when it is a symlink out of the root; None when absent.
+
+    Raises TreeError when the file exists but cannot be read, because silently dropping
+    its snippets would turn a broken checkout into a green check.
+    """
+    path = root / rel
+    try:
+        if path.is_symlink():
+            target = path.resolve()
+            if not target.is_relative_to(root):
+                return Notice(rel, "symlink points outside the root; not followed")
+        if not path.is_file():
+            return None
+        return path.read_bytes()
+    except PermissionError:
+        raise TreeError(f"{rel}: permission denied; make the file readable or exclude it in the config") from None
+    except OSError as exc:
+        raise TreeError(f"{rel}: cannot read ({exc.strerror or exc}); fix or exclude the file") from None
+
+
+def scan_files(
+    root: Path, files: Iterable[str], config: Config, *, prefilter: bool = True
+) -> tuple[list[Snippet], list[Notice], set[str]]:
+    """Extract the snippets of ``files``; also returns which of them exist as Markdown."""
+    snippets: list[Snippet] = []
+    notices: list[Notice] = []
+    present: set[str] = set()
+    for rel in files:
+        data = read_file(root, rel)
+        if data is None:
+            continue
+        if isinstance(data, Notice):
+            notices.append(data)
+            continue
+        present.add(rel)
+        found, problems = snippets_from_bytes(rel, data, config, prefilter=prefilter)
+        snippets.extend(found)
+        notices.extend(problems)
+    return snippets, notices, present
+
+
+def scan_tree(root: Path, config: Config, *, prefilter: bool = True) -> Inventory:
+    files = list_markdown(root, config)
+    snippets, notices, present = scan_files(root, files, config, prefilter=prefilter)
+    return pair_up(snippets, present, config, notices)
+
+
+def exists_markdown(root: Path, rel: str, config: Config) -> bool:
+    if not config.is_markdown(rel) or config.is_excluded(rel):
+        return False
+    data = root / rel
+    try:
+        return data.is_file() and (not data.is_symlink() or data.resolve().is_relative_to(root))
+    except OSError:
+        return False
+
+
+_REMOTE = re.compile(r"(?:github\.com[:/]|^https?://[^/]+/)([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+
+
+def git_source(root: Path, config: Config) -> Source:
+    """Repository and commit, the commit only when the Markdown is exactly as committed."""
+    repository = config.repository
+    if not is_git_root(root):
+        return Source(repository, None)
+    if repository is None:
+        remote = (_git(root, "remote", "get-url", "origin") or "").strip()
+        match = _REMOTE.search(remote)
+        repository = match.group(1) if match else None
+    commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=all")
+    if dirty is None or any(config.is_markdown(line[3:].strip().strip('"')) for line in dirty.splitlines()):
+        commit = None
+    return Source(repository, commit)

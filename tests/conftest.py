@@ -1,0 +1,63 @@
+"""Shared fixtures: small trees written by the tests, and the Slime corpus when present."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CORPUS = SHARED / "corpus"
+HEAD = CORPUS / "slime-docs-624b824a8"
+BASE = CORPUS / "slime-docs-44d29ee59"
+SEED = SHARED / "spec" / "seed-catalogue.md"
+
+
+def _need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} is absent (../shared is not beside the checkout)")
+    return path
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    dst.chmod(dst.stat().st_mode | stat.S_IWUSR)
+    return dst
+
+
+@pytest.fixture
+def head_tree(tmp_path: Path) -> Path:
+    return copy_tree(_need(HEAD), tmp_path / "head")
+
+
+@pytest.fixture
+def base_tree(tmp_path: Path) -> Path:
+    return copy_tree(_need(BASE), tmp_path / "base")
+
+
+@pytest.fixture
+def seed() -> Path:
+    return _need(SEED)
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+    return root
+
+
+@pytest.fixture
+def make_tree(tmp_path: Path):
+    def make(files: dict[str, str | bytes], name: str = "tree") -> Path:
+        return write(tmp_path / name, files)
+
+    return make

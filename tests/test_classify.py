@@ -1,0 +1,98 @@
+import pytest
+
+from docsnippets import classify
+from docsnippets.classify import find_markers, find_modules, syntax_status
+
+MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
+
+
+@pytest.mark.parametrize(
+    ("body", "markers"),
+    [
+        ("async def f():\n    await g()\n", ["async def", "await"]),
+        ("async with a as b:\n    pass\n", ["async with"]),
+        ("async for x in y:\n    pass\n", ["async for"]),
+        ("xs = [x async for x in aiter()]\n", ["async for"]),
+        ("s = 'async def f(): await x'\n", []),
+        ("# await something\nx = 1\n", []),
+        ('"""\nasync def doc():\n"""\n', []),
+        ("awaited = 1\nasync_mode = 2\n", []),
+        ("    async def indented():\n        pass\n", ["async def"]),
+    ],
+)
+def test_markers_are_real_tokens(body, markers):
+    assert find_markers(body) == markers
+
+
+@pytest.mark.parametrize(
+    ("body", "modules"),
+    [
+        ("import asyncio\n", ["asyncio"]),
+        ("import os, threading as t\n", ["threading"]),
+        ("from concurrent.futures import ThreadPoolExecutor\n", ["concurrent.futures"]),
+        ("from concurrent import futures\n", ["concurrent.futures"]),
+        ("import asyncio.subprocess\n", ["asyncio"]),
+        ("from multiprocessing.pool import Pool\n", ["multiprocessing"]),
+        ("import _thread\n", ["_thread"]),
+        ("import ray\nray.get(x)\n", []),
+        ("import torch.multiprocessing\n", []),
+        ("x = 'import asyncio'\n", []),
+        ("from . import asyncio\n", []),
+        ("import asynciox\n", []),
+    ],
+)
+def test_concurrency_modules(body, modules):
+    assert find_modules(body, MODULES) == modules
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ("async def f():\n    await g()\n", "parses"),
+        ("x = await g()\n", "needs-async-wrapper"),
+        ("async with a() as b:\n    pass\n", "needs-async-wrapper"),
+        ("async for x in y:\n    pass\n", "needs-async-wrapper"),
+        ("async def custom_rm(args, sample) -> float\n", "incomplete-signature"),
+        ("async def f(\n    a,\n    b,\n) -> int\n", "incomplete-signature"),
+        ("async def f(a):\n", "incomplete-signature"),
+        ("class C:\n    async def m(self) -> None\n", "incomplete-signature"),
+        ("async def f(:\n    pass\n", "syntax-error"),
+        ("return 1\n", "syntax-error"),
+        ("    async def f():\n        pass\n", "parses"),
+    ],
+)
+def test_syntax_status(body, status):
+    assert syntax_status(body).status == status
+
+
+def test_syntax_error_has_message_and_line():
+    st = syntax_status("x = 1\ny = (\nasync def\n")
+    assert st.status == "syntax-error"
+    assert st.message and st.line is not None
+
+
+def test_pathological_nesting_is_a_syntax_error_not_a_crash():
+    st = syntax_status("await f(" + "(" * 10_000 + ")" * 10_000 + ")\n")
+    assert st.status == "syntax-error"
+    st = syntax_status("x = [" * 5000 + "]" * 5000 + "\n")
+    assert st.status in ("syntax-error", "parses")
+
+
+def test_null_byte_is_a_syntax_error():
+    assert syntax_status("await x\x00\n").status == "syntax-error"
+
+
+def test_comparable_tokens_ignore_comments_docstrings_layout():
+    a = 'async def f(x):\n    """Doc."""\n    # hello\n    return await g(x)\n'
+    b = 'async def f(x):\n    """文档。"""\n    # 你好\n    return await g(\n        x)\n'
+    assert classify.comparable_tokens(a) == classify.comparable_tokens(b)
+    assert classify.comparable_tokens(a) != classify.comparable_tokens(a.replace("g(x)", "h(x)"))
+
+
+def test_nothing_is_executed(tmp_path):
+    target = tmp_path / "pwned"
+    body = f"import asyncio\nopen({str(target)!r}, 'w').write('x')\nasync def f():\n    pass\n"
+    assert syntax_status(body).status == "parses"
+    find_markers(body)
+    find_modules(body, MODULES)
+    assert not target.exists()

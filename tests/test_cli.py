@@ -1,0 +1,84 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docsnippets.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EN = "# Guide\n\n```python\nasync def hook(args):\n    return await call(args)  # note\n```\n"
+ZH = "# 指南\n\n```python\nasync def hook(args):\n    return await call(args)  # 说明\n```\n"
+
+
+@pytest.fixture
+def tree(make_tree):
+    return make_tree({"docs/en/g.md": EN, "docs/zh/g.md": ZH, "notes.md": "```bash\nawait\n```\n"})
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_update_check_cycle(tree, capsys):
+    code, out, _ = run(capsys, "update", "--root", str(tree))
+    assert code == 0 and out.startswith("wrote ") and "2 snippets in 2 files, 1 pairs" in out
+    assert run(capsys, "check", "--root", str(tree))[0] == 0
+    # Unchanged content: update leaves the file alone (quiet pre-commit hook).
+    code, out, _ = run(capsys, "update", "--root", str(tree))
+    assert code == 0 and out.startswith("unchanged ")
+    (tree / "docs/zh/g.md").write_text(ZH.replace("call(args)", "call(args, 1)"), encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--root", str(tree))
+    assert code == 1 and out.startswith("stale:") and "diverged" in out and "docsnippets update" in out
+    data = json.loads(run(capsys, "check", "--root", str(tree), "--format", "json")[1])
+    assert data["desynchronized"][0]["relation"] == "diverged"
+    assert {"file", "code_lines", "body_sha256"} <= set(data["changed"][0]["after"])
+
+
+def test_missing_manifest_is_stale_not_error(tree, capsys):
+    code, out, _ = run(capsys, "check", "--root", str(tree))
+    assert code == 1 and "does not exist" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["check", "--bogus"], "unrecognized arguments"),
+        (["frobnicate"], "invalid choice"),
+        (["check", "--format", "xml"], "invalid choice"),
+        (["check", "--root", "/nonexistent/x"], "does not exist"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(capsys, args, needle):
+    code, _, err = run(capsys, *args)
+    assert code == 2 and needle in err and err.count("\n") == 1
+
+
+def test_changed_outside_root(tree, capsys):
+    run(capsys, "update", "--root", str(tree))
+    code, _, err = run(capsys, "check", "--root", str(tree), "--changed", "../x.md")
+    assert code == 2 and "leaves the root" in err
+
+
+def test_entrypoint_dispatches_to_cli(tree):
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint.py"), "update", "--root", str(tree)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tree / "documentation-snippets.json").is_file()
+
+
+def test_cli_does_not_import_pygithub(tree):
+    code = (
+        "import sys; from docsnippets.cli import main; "
+        f"rc = main(['check', '--root', {str(tree)!r}]); "
+        "print('github' in sys.modules, rc)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.split()[-2:] == ["False", "1"], done.stderr

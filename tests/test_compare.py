@@ -1,0 +1,71 @@
+from docsnippets.compare import compare
+from docsnippets.config import Config
+from docsnippets.extract import snippets_from_text
+from docsnippets.pairs import pair_up
+
+CFG = Config()
+A = "async def alpha(x):\n    return await fetch(x, 1)\n"
+B = "async def beta(y):\n    value = compute(y)\n    return await store(y, 'k', value)\n"
+
+
+def inv(files: dict[str, str]):
+    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, CFG)]
+    return pair_up(snippets, set(files), CFG)
+
+
+def doc(*bodies: str, lead: int = 0) -> str:
+    return "\n" * lead + "".join(f"```python\n{b}```\n\n" for b in bodies)
+
+
+def test_same_tree_is_fresh():
+    a = inv({"x.md": doc(A, B)})
+    r = compare(a, a)
+    assert r.fresh and not (r.added or r.removed or r.changed or r.moved)
+
+
+def test_edit_in_place_is_changed_not_added_removed():
+    before = inv({"x.md": doc(A, B)})
+    after = inv({"x.md": doc(A, B.replace("'k'", "'key'"))})
+    r = compare(before, after)
+    assert not r.fresh
+    assert len(r.changed) == 1 and not r.added and not r.removed
+    assert r.changed[0].before.body == B
+
+
+def test_moved_is_fresh_unless_strict():
+    before = inv({"x.md": doc(A, B)})
+    after = inv({"x.md": doc(A, B, lead=3)})
+    r = compare(before, after)
+    assert r.fresh and len(r.moved) == 2
+    assert not compare(before, after, strict_lines=True).fresh
+
+
+def test_added_and_removed():
+    before = inv({"x.md": doc(A)})
+    after = inv({"x.md": doc("import threading\nthreading.Thread(target=f).start()\n")})
+    r = compare(before, after)
+    assert len(r.added) == 1 and len(r.removed) == 1 and not r.changed
+
+
+def test_rename_is_a_move():
+    r = compare(inv({"old.md": doc(A)}), inv({"new.md": doc(A)}))
+    assert r.fresh and len(r.moved) == 1 and r.moved[0].after.file == "new.md"
+
+
+def test_desync_new_and_resync():
+    synced = inv({"docs/en/p.md": doc(A), "docs/zh/p.md": doc(A)})
+    diverged = inv({"docs/en/p.md": doc(A), "docs/zh/p.md": doc(A.replace("1)", "2)"))})
+    r = compare(synced, diverged)
+    assert [d.relation for d in r.desynchronized] == ["diverged"] and r.desynchronized[0].new
+    assert "changed" in r.reasons[0]
+    back = compare(diverged, synced)
+    assert len(back.resynchronized) == 1 and not back.desynchronized
+
+
+def test_relation_change_alone_is_stale():
+    # Creating an empty counterpart file turns the snippet into "missing": stale.
+    before = inv({"docs/en/p.md": doc(A)})
+    after = inv({"docs/en/p.md": doc(A), "docs/zh/p.md": "# 空\n"})
+    r = compare(before, after)
+    assert not r.fresh and r.reasons == ("bilingual pair relations changed",)
+    assert [d.relation for d in r.desynchronized] == ["missing"]

@@ -1,0 +1,78 @@
+from docsnippets.config import Config, PairRule
+from docsnippets.extract import snippets_from_text
+from docsnippets.pairs import align, file_pairs, pair_up
+
+CFG = Config()
+
+
+def fence(code: str) -> str:
+    return f"```python\n{code}```\n\n"
+
+
+def test_default_file_rules():
+    files = {
+        "docs/en/a.md",
+        "docs/zh/a.md",
+        "README.md",
+        "README_zh.md",
+        "x/y.md",
+        "docs/en/only.md",
+    }
+    pairs = file_pairs(files, CFG)
+    assert pairs["docs/en/a.md"] == ("docs/en/a.md", "docs/zh/a.md")
+    assert pairs["docs/zh/a.md"] == ("docs/en/a.md", "docs/zh/a.md")
+    assert pairs["README_zh.md"] == ("README.md", "README_zh.md")
+    assert "x/y.md" not in pairs and "docs/en/only.md" not in pairs
+
+
+def test_custom_rules_fall_through_to_an_existing_counterpart():
+    cfg = Config(
+        pair_rules=(
+            PairRule("en/{path}", "zh-CN/{path}"),
+            PairRule("{dir}{name}.md", "{dir}{name}.zh.md"),
+        )
+    )
+    pairs = file_pairs({"en/a.md", "zh-CN/a.md", "en/b.md", "en/b.zh.md"}, cfg)
+    assert pairs["en/a.md"] == ("en/a.md", "zh-CN/a.md")
+    assert pairs["en/b.md"] == ("en/b.md", "en/b.zh.md")
+
+
+def test_alignment_survives_an_insertion():
+    left = ["aaaa", "bbbb", "cccc"]
+    right = ["aaaa", "zzzz", "bbbb", "cccc"]
+    score = lambda a, b: 1.0 if a == b else 0.0  # noqa: E731
+    assert align(left, right, score) == [(0, 0), (1, 2), (2, 3)]
+
+
+def inventory(en: str, zh: str):
+    snippets = snippets_from_text("docs/en/p.md", en, CFG) + snippets_from_text("docs/zh/p.md", zh, CFG)
+    return pair_up(snippets, {"docs/en/p.md", "docs/zh/p.md"}, CFG)
+
+
+A = "async def alpha(x):\n    # first\n    return await fetch(x, 1)\n"
+B = "async def beta(y):\n    return await store(y, 'k', 2)\n"
+C = "import asyncio\nasyncio.run(main())\n"
+
+
+def test_relations():
+    inv = inventory(
+        fence(A) + fence("  " + B.replace("\n    ", "\n      ")) + fence(C),
+        fence(A.replace("# first", "# 第一")) + fence(B) + fence(C.replace("main()", "other()")),
+    )
+    rel = [p.relation for p in inv.pairs]
+    assert rel == ["comments", "indentation", "diverged"]
+
+
+def test_inserted_example_does_not_shift_pairs_and_is_missing():
+    inv = inventory(fence(A) + fence(B) + fence(C), fence(A) + fence(C))
+    assert [p.relation for p in inv.pairs] == ["identical", "identical"]
+    missing = [inv.snippets[i] for i in inv.missing()]
+    assert [s.body for s in missing] == [B]
+
+
+def test_counterpart_without_snippets_makes_missing():
+    snippets = snippets_from_text("docs/en/p.md", fence(A), CFG)
+    inv = pair_up(snippets, {"docs/en/p.md", "docs/zh/p.md"}, CFG)
+    assert inv.missing() == [0]
+    inv = pair_up(snippets, {"docs/en/p.md"}, CFG)
+    assert inv.missing() == []
