@@ -395,7 +395,7 @@ def _run_pr(
         base_inv = _base_inventory(base_text, settings, out)
         if base_inv is not None:
             current = (
-                engine.partial_inventory(root, config, base_inv, list(touched))
+                engine.partial_inventory(root, config, base_inv, list(touched), result.scanned)
                 if touched is not None and not base_missing and not whole_tree
                 else result.inventory
             )

@@ -14,8 +14,17 @@ from . import manifest as mf
 from .compare import Report, compare
 from .config import Config
 from .pairs import pair_up
-from .records import Inventory
+from .records import Inventory, Notice, Snippet
 from .tree import TreeError, exists_markdown, scan_files, scan_tree
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """The touched files, extracted once and reused for every comparison of one run."""
+
+    snippets: tuple[Snippet, ...]
+    notices: tuple[Notice, ...]
+    present: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,7 @@ class CheckResult:
     inventory: Inventory
     manifest_missing: bool
     touched: tuple[str, ...] | None
+    scanned: Scanned | None = None
 
 
 def normalize_changed(root: Path, paths: Iterable[str]) -> list[str]:
@@ -61,11 +71,20 @@ def touched_files(root: Path, changed: Iterable[str], config: Config, known: Ite
     return sorted(out)
 
 
-def partial_inventory(root: Path, config: Config, base: Inventory, touched: list[str]) -> Inventory:
+def scan_touched(root: Path, config: Config, touched: list[str]) -> Scanned:
+    snippets, notices, present = scan_files(root, touched, config)
+    return Scanned(tuple(snippets), tuple(notices), frozenset(present))
+
+
+def partial_inventory(
+    root: Path, config: Config, base: Inventory, touched: list[str], scanned: Scanned | None = None
+) -> Inventory:
     """``base`` with the touched files re-extracted: cost follows the change, not the tree."""
     touched_set = set(touched)
     kept = [s for s in base.snippets if s.file not in touched_set]
-    fresh, notices, present = scan_files(root, touched, config)
+    if scanned is None:
+        scanned = scan_touched(root, config, touched)
+    fresh, notices, present = scanned.snippets, scanned.notices, scanned.present
     files: set[str] = {s.file for s in kept}
     files.update(cp for f, cp in base.counterparts if cp and cp not in touched_set)
     files.update(present)
@@ -89,15 +108,17 @@ def check(
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
-        current = partial_inventory(root, config, recorded, touched)
+        scanned = scan_touched(root, config, touched)
+        current = partial_inventory(root, config, recorded, touched, scanned)
     else:
         touched = None
+        scanned = None
         current = scan_tree(root, config)
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if data is None:
         report = _with_reason(report, "the manifest does not exist yet")
-    return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None)
+    return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
 
 
 def _with_reason(report: Report, reason: str) -> Report:

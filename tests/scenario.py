@@ -1,0 +1,193 @@
+"""A pull request as the Actions runner presents it: workspace, event file, env, file commands.
+
+The same scenario drives the entrypoint as a plain subprocess (tests/test_action.py) and
+inside the built container image (.ci/container_e2e.py), so both prove the same outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fake_github import FakeGitHub, changed
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "ghs_secretTOKENvalue1234567890"
+REPO = "THUDM/slime"
+BASE_SHA = "44d29ee59dfa1489c369937779cbbdb1798ce701"
+HEAD_SHA = "624b824a898ab0ec1fcb4d373004c7f3852bf515"
+MANIFEST = "documentation-snippets.json"
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+    @property
+    def annotations(self) -> list[str]:
+        return [line for line in self.stdout.splitlines() if line.startswith("::")]
+
+
+# Runs the entrypoint; gets (env, workspace dir, runner dir) and returns (code, out, err).
+Runner = Callable[[dict[str, str], Path, Path], tuple[int, str, str]]
+
+
+def subprocess_runner(env: dict[str, str], workspace: Path, runner_dir: Path) -> tuple[int, str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint.py")],
+        env={**base, **env},
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@dataclass
+class Scenario:
+    """A workspace (the PR head checkout) plus runner files; paths are seen by the entrypoint as
+    ``workspace_seen`` / ``runner_seen`` (the container mounts them elsewhere)."""
+
+    workspace: Path
+    runner_dir: Path
+    fake: FakeGitHub
+    number: int = 42
+    workspace_seen: str | None = None
+    runner_seen: str | None = None
+    inputs: dict[str, str] = field(default_factory=dict)
+    head_repo: str = REPO
+    event_name: str = "pull_request"
+    api_url: str | None = None
+
+    def seen(self, kind: str, name: str = "") -> str:
+        host = self.workspace if kind == "workspace" else self.runner_dir
+        mapped = self.workspace_seen if kind == "workspace" else self.runner_seen
+        base = mapped if mapped is not None else str(host)
+        return f"{base}/{name}" if name else base
+
+    def write_event(self) -> None:
+        event: dict[str, Any] = {
+            "action": "synchronize",
+            "number": self.number,
+            "pull_request": {
+                "number": self.number,
+                "base": {"sha": BASE_SHA, "repo": {"full_name": REPO}},
+                "head": {"sha": HEAD_SHA, "repo": {"full_name": self.head_repo}},
+            },
+            "repository": {"full_name": REPO},
+        }
+        if self.event_name == "push":
+            event = {"ref": "refs/heads/main", "after": HEAD_SHA, "repository": {"full_name": REPO}}
+        (self.runner_dir / "event.json").write_text(json.dumps(event), encoding="utf-8")
+
+    def env(self) -> dict[str, str]:
+        self.write_event()
+        for name in ("output", "summary"):
+            (self.runner_dir / name).write_text("", encoding="utf-8")
+        env = {
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_EVENT_NAME": self.event_name,
+            "GITHUB_EVENT_PATH": self.seen("runner", "event.json"),
+            "GITHUB_REPOSITORY": REPO,
+            "GITHUB_API_URL": self.api_url or self.fake.api_url,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_WORKSPACE": self.seen("workspace"),
+            "GITHUB_OUTPUT": self.seen("runner", "output"),
+            "GITHUB_STEP_SUMMARY": self.seen("runner", "summary"),
+            "GITHUB_SHA": HEAD_SHA,
+            "DOCSNIPPETS_HTTP_BACKOFF": "0.01",
+            "DOCSNIPPETS_HTTP_TIMEOUT": "5",
+            "INPUT_GITHUB-TOKEN": TOKEN,
+            "INPUT_MANIFEST": MANIFEST,
+            "INPUT_FAIL-ON": "stale",
+            "INPUT_COMMENT": "on-change",
+            "INPUT_STRICT-LINES": "false",
+            "INPUT_CONFIG": "",
+        }
+        env.update(self.inputs)
+        return env
+
+    def run(self, runner: Runner = subprocess_runner) -> Result:
+        code, out, err = runner(self.env(), self.workspace, self.runner_dir)
+        outputs = {}
+        for line in (self.runner_dir / "output").read_text(encoding="utf-8").splitlines():
+            if "=" in line:
+                key, value = line.split("=", 1)
+                outputs[key] = value
+        summary = (self.runner_dir / "summary").read_text(encoding="utf-8")
+        return Result(code, out, err, outputs, summary)
+
+    def comments(self) -> list[str]:
+        return [c.body for c in self.fake.comments(REPO, self.number)]
+
+
+def diff_files(base: Path, head: Path) -> list[dict[str, Any]]:
+    """The PR's file list, as GitHub would give it, from two checkouts."""
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    old, new = files(base), files(head)
+    out = []
+    for name in sorted(set(old) | set(new)):
+        if name not in old:
+            out.append(changed(name, "added"))
+        elif name not in new:
+            out.append(changed(name, "removed"))
+        elif old[name] != new[name]:
+            out.append(changed(name, "modified"))
+    return out
+
+
+def slime_scenario(
+    tmp: Path,
+    fake: FakeGitHub,
+    base_corpus: Path,
+    head_corpus: Path,
+    *,
+    head_manifest: str | None,
+    base_manifest: str | None,
+    extra_files: Sequence[dict[str, Any]] = (),
+) -> Scenario:
+    """The real Slime change 44d29ee59 -> 624b824a8 as PR #42 of THUDM/slime."""
+    workspace = tmp / "workspace"
+    shutil.copytree(head_corpus, workspace)
+    for p in [workspace, *workspace.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    if head_manifest is not None:
+        (workspace / MANIFEST).write_text(head_manifest, encoding="utf-8")
+    runner_dir = tmp / "runner"
+    runner_dir.mkdir()
+    repo = fake.repos.get(REPO) or fake.add_repo(REPO)
+    repo.add_pull(42, [*diff_files(base_corpus, head_corpus), *extra_files])
+    if base_manifest is not None:
+        repo.add_file(BASE_SHA, MANIFEST, base_manifest)
+    return Scenario(workspace, runner_dir, fake)
+
+
+def manifest_of(tree: Path, tmp: Path) -> str:
+    """What `docsnippets update` writes for a tree (run in a scratch copy)."""
+    scratch = tmp / f"scratch-{tree.name}"
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(tree, scratch)
+    for p in [scratch, *scratch.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    from docsnippets.cli import main
+
+    assert main(["update", "--root", str(scratch)], out=open(os.devnull, "w")) == 0  # noqa: SIM115
+    return (scratch / MANIFEST).read_text(encoding="utf-8")
