@@ -111,6 +111,7 @@ class Scenario:
             "GITHUB_SHA": HEAD_SHA,
             "DOCSNIPPETS_HTTP_BACKOFF": "0.01",
             "DOCSNIPPETS_HTTP_TIMEOUT": "5",
+            "DOCSNIPPETS_HTTP_PACE": "0",
             "INPUT_GITHUB-TOKEN": TOKEN,
             "INPUT_MANIFEST": MANIFEST,
             "INPUT_FAIL-ON": "stale",

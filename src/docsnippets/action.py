@@ -64,6 +64,7 @@ class Settings:
     http_retries: int = 4
     http_backoff: float = 1.0
     per_page: int = 100
+    http_pace: float = 0.25  # PyGithub's spacing between requests (GitHub's secondary-limit advice)
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
@@ -109,6 +110,7 @@ class Settings:
             http_retries=int(number("DOCSNIPPETS_HTTP_RETRIES", 4)),
             http_backoff=number("DOCSNIPPETS_HTTP_BACKOFF", 1.0),
             per_page=int(number("DOCSNIPPETS_PER_PAGE", 100)),
+            http_pace=number("DOCSNIPPETS_HTTP_PACE", 0.25),
         )
 
 
@@ -305,6 +307,8 @@ def _default_client(settings: Settings) -> Any:
         retries=settings.http_retries,
         backoff=settings.http_backoff,
         per_page=settings.per_page,
+        seconds_between_requests=settings.http_pace or None,
+        seconds_between_writes=settings.http_pace * 4 or None,
     )
 
 

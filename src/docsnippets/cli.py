@@ -113,7 +113,6 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
             marker="",
             manifest_name=path.name,
             head_manifest_missing=result.manifest_missing,
-            changes=report,
         )
         out.write(render.comment(report, ctx).lstrip())
     else:

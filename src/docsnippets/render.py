@@ -247,57 +247,65 @@ def comment(freshness: Report, ctx: CommentContext) -> str:
     return _comment(freshness, ctx, 0, False)[:COMMENT_BUDGET]
 
 
+def _was(before: Snippet, after: Snippet) -> str:
+    if before.file == after.file and before.code_lines == after.code_lines:
+        return ""
+    if before.file == after.file:
+        return f" (was lines {before.code_lines[0]}-{before.code_lines[1]})"
+    return f" (was {location(before, None)})"
+
+
+def _change_diff(c: Change) -> str:
+    diff = difflib.unified_diff(
+        c.before.body.splitlines(keepends=True), c.after.body.splitlines(keepends=True), "before", "after", n=1
+    )
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
+    return "<details><summary>What changed</summary>\n\n" + fenced(visible_block(text), "diff") + "\n\n</details>"
+
+
 def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: bool) -> str:
     changes = ctx.changes
+    listed = changes if changes is not None else freshness
     desync = freshness.desynchronized
+    new_keys = (
+        {tuple(x.key for x in d.sides) for d in changes.desynchronized if d.new} if changes is not None else set()
+    )
     parts: list[str] = [ctx.marker, _verdict(freshness, ctx), ""]
+    if freshness.stale:
+        parts.append("The manifest committed on this branch does not match its Markdown; the fix is at the bottom.\n")
     if ctx.base_missing:
-        parts.append("No manifest on the base branch: this PR adopts docsnippets, so every snippet counts as added.\n")
-    parts.append(_counts(freshness.summary, changes, len(desync)))
-    parts.append("")
-    loc: Callable[[Snippet], str] = lambda s: location(s, ctx.links)  # noqa: E731
+        parts.append("There is no manifest on the base branch: this PR adopts docsnippets, so every snippet is new.\n")
+    parts.append(_counts(freshness.summary, listed, len(desync)) + "\n")
     if changes is not None:
-        parts.append(_section("Added", [f"- {loc(s)} · {code_span(s.status)}" for _, s in changes.added], cap))
-        parts.append(
-            _section(
-                "Removed",
-                [f"- {location(s, None)} (was {code_span(i)})" for i, s in changes.removed],
-                cap,
-            )
+        parts.append("Compared with the manifest on the base branch:\n")
+    elif not freshness.fresh:
+        parts.append("Compared with the committed manifest:\n")
+    loc: Callable[[Snippet], str] = lambda s: location(s, ctx.links)  # noqa: E731
+    parts.append(_section("Added", [f"- {loc(s)} · {code_span(s.status)}" for _, s in listed.added], cap))
+    parts.append(_section("Removed", [f"- {location(s, None)}" for _, s in listed.removed], cap))
+    changed: list[str] = []
+    for n, c in enumerate(listed.changed):
+        line = f"- {loc(c.after)}{_was(c.before, c.after)} · {code_span(c.after.status)}"
+        if diffs and (cap is None or n < cap):
+            line += "\n\n" + _change_diff(c) + "\n"
+        changed.append(line)
+    parts.append(_section("Changed", changed, cap))
+    parts.append(_section("Moved", [f"- {loc(c.after)}{_was(c.before, c.after)}" for c in listed.moved], cap))
+    parts.append(
+        _section(
+            "Back in sync",
+            [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in listed.resynchronized],
+            cap,
         )
-        parts.append(
-            _section(
-                "Changed",
-                [
-                    f"- {loc(c.after)} (was {location(c.before, None)}) · {code_span(c.after.status)}"
-                    for c in changes.changed
-                ],
-                cap,
-            )
-        )
-        parts.append(
-            _section(
-                "Moved",
-                [f"- {loc(c.after)} (was {location(c.before, None)})" for c in changes.moved],
-                cap,
-            )
-        )
-        if changes.resynchronized:
-            parts.append(
-                _section(
-                    "Back in sync",
-                    [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in changes.resynchronized],
-                    cap,
-                )
-            )
+    )
     entries: list[str] = []
     for n, d in enumerate(desync):
-        tag = " · new in this PR" if d.new and changes is not None else ""
+        tag = " · new in this PR" if tuple(x.key for x in d.sides) in new_keys else ""
         if d.relation == "missing":
             where = code_span(d.counterpart_file or "?")
             entries.append(f"- {loc(d.sides[0])}: no matching example in {where}{tag}")
         else:
-            line = f"- {' ↔ '.join(loc(s) for s in d.sides)}: code differs{tag}"
+            line = f"- {' ↔ '.join(loc(s) for s in d.sides)}: the code differs{tag}"
             if diffs and (cap is None or n < cap):
                 line += "\n\n" + _diff(d) + "\n"
             entries.append(line)
@@ -312,7 +320,7 @@ def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: boo
                 "sh",
             )
         )
-    return "\n".join(p for p in parts if p is not None).rstrip() + "\n"
+    return "\n".join(p for p in parts if p).rstrip() + "\n"
 
 
 # --- catalogue (manifest -> document) -------------------------------------------------------
