@@ -92,22 +92,24 @@ class Scenario:
         }
         if self.event_name == "push":
             event = {"ref": "refs/heads/main", "after": HEAD_SHA, "repository": {"full_name": REPO}}
-        (self.runner_dir / "event.json").write_text(json.dumps(event), encoding="utf-8")
+        (self.runner_dir / "workflow").mkdir(exist_ok=True)
+        (self.runner_dir / "workflow" / "event.json").write_text(json.dumps(event), encoding="utf-8")
 
     def env(self) -> dict[str, str]:
         self.write_event()
+        (self.runner_dir / "file_commands").mkdir(exist_ok=True)
         for name in ("output", "summary"):
-            (self.runner_dir / name).write_text("", encoding="utf-8")
+            (self.runner_dir / "file_commands" / name).write_text("", encoding="utf-8")
         env = {
             "GITHUB_ACTIONS": "true",
             "GITHUB_EVENT_NAME": self.event_name,
-            "GITHUB_EVENT_PATH": self.seen("runner", "event.json"),
+            "GITHUB_EVENT_PATH": self.seen("runner", "workflow/event.json"),
             "GITHUB_REPOSITORY": REPO,
             "GITHUB_API_URL": self.api_url or self.fake.api_url,
             "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_WORKSPACE": self.seen("workspace"),
-            "GITHUB_OUTPUT": self.seen("runner", "output"),
-            "GITHUB_STEP_SUMMARY": self.seen("runner", "summary"),
+            "GITHUB_OUTPUT": self.seen("runner", "file_commands/output"),
+            "GITHUB_STEP_SUMMARY": self.seen("runner", "file_commands/summary"),
             "GITHUB_SHA": HEAD_SHA,
             "DOCSNIPPETS_HTTP_BACKOFF": "0.01",
             "DOCSNIPPETS_HTTP_TIMEOUT": "5",
@@ -125,12 +127,20 @@ class Scenario:
     def run(self, runner: Runner = subprocess_runner) -> Result:
         code, out, err = runner(self.env(), self.workspace, self.runner_dir)
         outputs = {}
-        for line in (self.runner_dir / "output").read_text(encoding="utf-8").splitlines():
+        for line in (self.runner_dir / "file_commands" / "output").read_text(encoding="utf-8").splitlines():
             if "=" in line:
                 key, value = line.split("=", 1)
                 outputs[key] = value
-        summary = (self.runner_dir / "summary").read_text(encoding="utf-8")
+        summary = (self.runner_dir / "file_commands" / "summary").read_text(encoding="utf-8")
         return Result(code, out, err, outputs, summary)
+
+    def host_path(self, seen: str) -> Path:
+        """A path the entrypoint printed, as this process can open it."""
+        for kind, host in (("workspace", self.workspace), ("runner", self.runner_dir)):
+            prefix = self.seen(kind)
+            if seen == prefix or seen.startswith(prefix + "/"):
+                return host / seen[len(prefix) :].lstrip("/")
+        return Path(seen)
 
     def comments(self) -> list[str]:
         return [c.body for c in self.fake.comments(REPO, self.number)]
@@ -192,3 +202,29 @@ def manifest_of(tree: Path, tmp: Path) -> str:
 
     assert main(["update", "--root", str(scratch)], out=open(os.devnull, "w")) == 0  # noqa: SIM115
     return (scratch / MANIFEST).read_text(encoding="utf-8")
+
+
+def check_stale_outcome(pr: Scenario, result: Result) -> None:
+    """What a stale Slime PR must produce, wherever the entrypoint ran."""
+    assert result.code == 1, (result.code, result.stdout, result.stderr)
+    assert result.outputs["fresh"] == "false"
+    assert (result.outputs["changed"], result.outputs["moved"]) == ("4", "5"), result.outputs
+    assert (result.outputs["added"], result.outputs["removed"], result.outputs["desynchronized"]) == ("0", "0", "0")
+    report = json.loads(pr.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
+    assert report["fresh"] is False and len(report["changes"]["changed"]) == 4
+    comments = pr.comments()
+    assert len(comments) == 1, comments
+    assert "is stale" in comments[0] and "docsnippets update" in comments[0]
+    assert f"blob/{HEAD_SHA}/docs/en/developer_guide/trace.md#L60-L74" in comments[0]
+    errors = [a for a in result.annotations if a.startswith("::error ")]
+    assert errors and all("file=docs/" in a and "line=" in a and "endLine=" in a for a in errors)
+    assert "is stale" in result.summary
+    assert TOKEN not in result.stdout + result.stderr + result.summary + comments[0]
+
+
+def check_fixed_outcome(pr: Scenario, result: Result) -> None:
+    assert result.code == 0, (result.code, result.stdout, result.stderr)
+    assert result.outputs["fresh"] == "true"
+    comments = pr.comments()
+    assert len(comments) == 1 and "is up to date" in comments[0]
+    assert "Changed (4)" in comments[0] and "Moved (5)" in comments[0]

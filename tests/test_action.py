@@ -3,9 +3,7 @@ on 127.0.0.1 that PyGithub reaches over real HTTP."""
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,17 @@ from conftest import BASE, HEAD
 from docsnippets.action import Settings, annotations, gate
 from docsnippets.github_pr import COMMENT_MARKER
 from fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
-from scenario import MANIFEST, REPO, TOKEN, Scenario, manifest_of, slime_scenario, subprocess_runner
+from scenario import (
+    MANIFEST,
+    REPO,
+    TOKEN,
+    Scenario,
+    check_fixed_outcome,
+    check_stale_outcome,
+    manifest_of,
+    slime_scenario,
+    subprocess_runner,
+)
 
 PAGE = 3
 
@@ -44,20 +52,7 @@ def pages(n: int) -> int:
 
 def test_stale_pr_rerun_and_fix(stale_pr: Scenario, fake: FakeGitHub):
     first = stale_pr.run()
-    assert first.code == 1, first.stderr
-    assert first.outputs["fresh"] == "false"
-    assert (first.outputs["changed"], first.outputs["moved"]) == ("4", "5")
-    assert (first.outputs["added"], first.outputs["removed"], first.outputs["desynchronized"]) == ("0", "0", "0")
-    report = json.loads(Path(first.outputs["report"]).read_text(encoding="utf-8"))
-    assert report["fresh"] is False and len(report["changed"]) == 4
-    comments = stale_pr.comments()
-    assert len(comments) == 1 and COMMENT_MARKER in comments[0]
-    assert "is stale" in comments[0] and "docsnippets update" in comments[0]
-    assert "blob/624b824a898ab0ec1fcb4d373004c7f3852bf515/docs/en/developer_guide/trace.md#L60-L74" in comments[0]
-    errors = [a for a in first.annotations if a.startswith("::error ")]
-    assert errors and all("file=docs/" in a and "line=" in a and "endLine=" in a for a in errors)
-    assert "stale" in first.summary
-    assert TOKEN not in first.stdout + first.stderr + first.summary + comments[0]
+    check_stale_outcome(stale_pr, first)
 
     # Re-run on the same head: the same single comment, and few requests.
     comment_id = fake.comments(REPO, 42)[0].id
@@ -74,13 +69,8 @@ def test_stale_pr_rerun_and_fix(stale_pr: Scenario, fake: FakeGitHub):
 
     assert main(["update", "--root", str(stale_pr.workspace)]) == 0
     fixed = stale_pr.run()
-    assert fixed.code == 0, fixed.stdout
-    assert fixed.outputs["fresh"] == "true"
-    comments = stale_pr.comments()
-    assert len(comments) == 1 and "is up to date" in comments[0]
+    check_fixed_outcome(stale_pr, fixed)
     assert [c.id for c in fake.comments(REPO, 42)] == [comment_id]
-    # What the PR changes is still listed (against the base manifest).
-    assert "Changed (4)" in comments[0] and "Moved (5)" in comments[0]
 
 
 def test_fork_pr_read_only_token(stale_pr: Scenario, fake: FakeGitHub):

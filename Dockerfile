@@ -1,0 +1,35 @@
+# Container image of the docsnippets GitHub Action.
+#
+# GitHub runs it as `docker run --workdir /github/workspace -v <repo>:/github/workspace ...`
+# with the action's `args:` appended to the ENTRYPOINT below. .ci/container.sh builds and
+# runs this same file with buildah on machines without a Docker engine; it reads the FROM
+# line and the ENTRYPOINT from here, so keep both in plain form (no build arguments).
+FROM python:3.12.15-slim-bookworm
+
+# The package is importable from /app/src without being installed; /opt/venv comes first.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PATH=/opt/venv/bin:$PATH \
+    PYTHONPATH=/app/src
+
+# Runtime dependencies before the source, so this layer stays cached while only the source
+# changes. Wheels only: every pin ships binary wheels for CPython 3.11 and 3.12, so no
+# compiler is needed and none is left behind. `python3`, not `python`: the local test base
+# is Debian's python3.
+COPY requirements-action.txt /tmp/requirements-action.txt
+RUN python3 -m venv /opt/venv \
+    && /opt/venv/bin/pip install --no-cache-dir --only-binary=:all: \
+        -r /tmp/requirements-action.txt \
+    && rm -rf /tmp/requirements-action.txt /root/.cache
+
+# Runs as root on purpose: on GitHub-hosted runners the mounted workspace and the
+# GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files belong to the runner, and a non-root user
+# cannot write them. GitHub sets the working directory to /github/workspace itself.
+# (Metadata before the source COPYs: a source change then rebuilds only the last two layers.)
+WORKDIR /github/workspace
+ENTRYPOINT ["/opt/venv/bin/python", "/app/entrypoint.py"]
+
+COPY entrypoint.py /app/entrypoint.py
+COPY src/ /app/src/
