@@ -57,7 +57,10 @@ def main() -> int:
         # The author's fix, with the CLI inside the same image.
         done = subprocess.run(
             ["bash", str(CONTAINER), "run", str(pr.workspace), "--", "update"],
-            capture_output=True, text=True, timeout=600, check=False,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         fixed = pr.run(container_runner)
