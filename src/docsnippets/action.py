@@ -420,7 +420,12 @@ def _run_pr(
         noteworthy = freshness.stale or bool(freshness.desynchronized) or _has_changes(changes)
         create = settings.comment == "always" or noteworthy
         try:
-            done = client.upsert_comment(pr.number, body, create=create)
+            try:
+                done = client.upsert_comment(pr.number, body, create=create)
+            except GitHubError as exc:
+                if exc.kind != "too_large":
+                    raise
+                done = client.upsert_comment(pr.number, render.comment(freshness, ctx, budget=8000), create=create)
             print(
                 f"docsnippets: PR comment {done.action}" + (f": {done.url}" if done.url else ""),
                 file=out,

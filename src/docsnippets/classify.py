@@ -218,25 +218,50 @@ def syntax_status(body: str) -> Status:
 
 
 @lru_cache(maxsize=4096)
-def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
-    """The token stream with comments, docstrings and layout removed (for pair relations)."""
-    out: list[tuple[int, str]] = []
-    toks = [t for t in tokens(dedent(body)) if t.type != tokenize.ENDMARKER]
+def _comparable(body: str) -> tuple[tuple[int, int, str], ...]:
+    """(row, type, text) of the code tokens, comments, docstrings and layout left out.
+
+    When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
+    so two bodies that differ after a syntax error never compare equal.
+    """
+    source = dedent(body)
+    toks = tokens(source)
+    complete = bool(toks) and toks[-1].type == tokenize.ENDMARKER
+    toks = [t for t in toks if t.type != tokenize.ENDMARKER]
+    skip = (tokenize.COMMENT, tokenize.NL)
+    out: list[tuple[int, int, str]] = []
     prev = tokenize.NEWLINE
     for i, tok in enumerate(toks):
         if tok.type in _SKIP_TYPES:
             if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
                 prev = tok.type
             continue
-        if tok.type == tokenize.STRING and prev in (
-            tokenize.NEWLINE,
-            tokenize.INDENT,
-            tokenize.DEDENT,
-        ):
-            nxt = next((t for t in toks[i + 1 :] if t.type not in (tokenize.COMMENT, tokenize.NL)), None)
-            if nxt is None or nxt.type in (tokenize.NEWLINE, tokenize.DEDENT):
-                prev = tokenize.STRING
+        if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+            j = i + 1
+            while j < len(toks) and toks[j].type in skip:
+                j += 1
+            if j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT):
+                prev = tokenize.STRING  # a bare string statement: a docstring
                 continue
-        out.append((tok.type, tok.string))
+        out.append((tok.start[0], tok.type, tok.string))
         prev = tok.type
+    if not complete:
+        lines = source.split("\n")
+        row, col = toks[-1].end if toks else (1, 0)
+        rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
+        out.append((row, -1, " ".join(rest.split())))
     return tuple(out)
+
+
+def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
+    """The token stream with comments, docstrings and layout removed (for pair relations)."""
+    return tuple((kind, text) for _, kind, text in _comparable(body))
+
+
+@lru_cache(maxsize=4096)
+def comparable_lines(body: str) -> tuple[str, ...]:
+    """The same tokens grouped by source line: a short sequence for comparing long bodies."""
+    rows: dict[int, list[str]] = {}
+    for row, _, text in _comparable(body):
+        rows.setdefault(row, []).append(text)
+    return tuple(" ".join(parts) for _, parts in sorted(rows.items()))

@@ -1,14 +1,17 @@
 """One Markdown file's bytes -> its selected snippets (pure: no file system here).
 
-A byte-level prefilter runs first. It only rejects a file when no line can open a fence
-with a selected info string, or when none of the marker or module words occurs at all;
-both are necessary for a selected block, so skipping such files changes no result.
+A byte-level prefilter runs first so that the few files worth parsing are the only ones
+parsed. It says "no" only when no selected fence can exist, which is provable from how
+markdown-it and fences.py cut a fence (the argument is spelt out in ``may_contain_snippet``
+and tested in tests/test_prefilter.py), so skipping such files changes no result; files it
+skips are still checked for being UTF-8 text, so their notices are the same too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from . import classify
@@ -16,24 +19,115 @@ from .config import Config
 from .fences import extract_fences, sha256_text
 from .records import Notice, Snippet
 
+# Every character ``str.split()``/``str.strip()`` treat as whitespace (``str.isspace``): that is
+# what separates the language word in fences.py, so the byte patterns must allow all of them.
+# tests/test_prefilter.py checks both tables against the running interpreter's Unicode data.
+PY_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+# Non-ASCII characters whose ``str.lower()`` is a single ASCII letter (U+212A KELVIN SIGN -> k).
+ASCII_LOWER_OF = {"\u212a": "k"}
+_LINE_ENDS = "\r\n"  # markdown-it ends lines at CR, LF and CRLF
+
+
+def _alternation(chars: str) -> bytes:
+    """A byte pattern matching any one of ``chars`` encoded as UTF-8."""
+    singles = sorted(c for c in chars if ord(c) < 0x80)
+    multis = [re.escape(c.encode()) for c in chars if ord(c) >= 0x80]
+    parts = [b"[" + b"".join(re.escape(c.encode()) for c in singles) + b"]"] if singles else []
+    return b"(?:" + b"|".join(parts + multis) + b")"
+
+
+def _language_pattern(language: str) -> bytes:
+    """Bytes of every word whose ``lower()`` is ``language``, then whitespace or a line end.
+
+    Only ASCII languages get a precise pattern (with IGNORECASE, plus the non-ASCII letters that
+    lower to ASCII); anything else matches every fence opener, which is safe and merely slower.
+    """
+    if not language.isascii():
+        return b""
+    out = b""
+    for ch in language:
+        others = [k for k, v in ASCII_LOWER_OF.items() if v == ch.lower()]
+        out += (
+            b"(?:" + b"|".join([re.escape(ch.encode())] + [k.encode() for k in others]) + b")"
+            if others
+            else re.escape(ch.encode())
+        )
+    return out + b"(?=" + _alternation(PY_WHITESPACE) + rb"|\Z)"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    words: tuple[bytes, ...]
+    openers: tuple[re.Pattern[bytes], ...]
+
 
 @lru_cache(maxsize=16)
-def _prefilter(languages: tuple[str, ...], modules: tuple[str, ...]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    langs = b"|".join(re.escape(lang.encode()) for lang in sorted(languages, key=len, reverse=True))
-    opener = re.compile(rb"(?:`{3,}|~{3,})[ \t]*(?:" + langs + rb")(?=[ \t\r\n]|$)", re.IGNORECASE | re.MULTILINE)
+def _prefilter(languages: tuple[str, ...], modules: tuple[str, ...]) -> _Plan:
     words = {b"async", b"await"} | {m.split(".")[0].encode() for m in modules}
-    marker = re.compile(b"|".join(re.escape(w) for w in sorted(words)))
-    return opener, marker
+    # A word containing another word adds nothing (asyncio -> async): fewer scans of every file.
+    kept = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+    gap = _alternation("".join(c for c in PY_WHITESPACE if c not in _LINE_ENDS)) + b"*"
+    langs = b"|".join(_language_pattern(lang) for lang in sorted(set(languages), key=len, reverse=True))
+    # One pattern per fence character, each starting with a literal run: re finds those fast.
+    openers = tuple(
+        re.compile(re.escape(c * 3) + re.escape(c) + b"*" + gap + b"(?:" + langs + b")", re.IGNORECASE)
+        for c in (b"`", b"~")
+    )
+    return _Plan(kept, openers)
+
+
+@lru_cache(maxsize=64)
+def _closer(char: bytes, length: int) -> re.Pattern[bytes]:
+    """A line that ends every fence opened with ``length`` x ``char``, in any container."""
+    return re.compile(rb"^ {0,3}" + re.escape(char) + b"{%d,}" % length + rb"[ \t]*(?:\r|\n|\Z)", re.MULTILINE)
 
 
 def may_contain_snippet(data: bytes, config: Config) -> bool:
-    opener, marker = _prefilter(config.languages, config.modules)
-    return marker.search(data) is not None and opener.search(data) is not None
+    """False only when no fence with a selected language can hold a marker or module word.
+
+    Why a False is safe. A selected fence needs (1) an opener line: a run of 3+ backticks or
+    tildes (the line's first non-blank text after any container markers), Python whitespace,
+    then a word whose ``lower()`` is a selected language followed by whitespace or the line
+    end; and (2) a NAME token ``async``/``await`` or an import whose first dotted part is a
+    module's first part, inside the body. Tokens are substrings of single body lines, and
+    body lines lie strictly after the opener and before the first later line made of at most
+    3 spaces, the same character repeated at least as often as the opener's run, and spaces
+    or tabs: in markdown-it such a line either closes the fence or, having no ``>`` and less
+    indentation than any list item content needs, ends the container that holds the fence.
+    So every word of a selected body lies between an opener match and that closer line.
+    """
+    plan = _prefilter(config.languages, config.modules)
+    words = plan.words
+    for word in words:  # cheap first: most files mention none of the words at all
+        if word in data:
+            break
+    else:
+        return False
+    size = len(data)
+    for opener in plan.openers:
+        for match in opener.finditer(data):
+            # The whole run around the match: never shorter than a real opener's own run.
+            first = last = match.start()
+            fence_char = data[first]
+            while first > 0 and data[first - 1] == fence_char:
+                first -= 1
+            while last < size and data[last] == fence_char:
+                last += 1
+            closer = _closer(data[first : first + 1], last - first).search(data, match.end())
+            end = closer.start() if closer is not None else size
+            for word in words:
+                if data.find(word, match.end(), end) != -1:
+                    return True
+    return False
 
 
 def decode(path: str, data: bytes) -> tuple[str | None, Notice | None]:
     """UTF-8 text (a BOM is allowed) or a notice saying why the file was skipped."""
-    if b"\x00" in data[:8192]:
+    if data.find(b"\x00", 0, 8192) != -1:  # as ``in data[:8192]``, without copying 8 KB
         return None, Notice(path, "looks binary (NUL bytes); skipped - it is not Markdown text")
     try:
         return data.decode("utf-8-sig"), None
@@ -57,7 +151,13 @@ def snippets_from_bytes(
             )
         ]
     if prefilter and not may_contain_snippet(data, config):
-        return [], []
+        # Skipped unparsed, but a file that is not UTF-8 text gets the notice it would get
+        # unfiltered: a page saved as UTF-16 must not lose its examples silently. ASCII data
+        # is valid UTF-8, so only NULs can make a notice there and no decode is needed.
+        if data.isascii() and data.find(b"\x00", 0, 8192) == -1:
+            return [], []
+        notice = decode(path, data)[1]
+        return [], [notice] if notice else []
     text, notice = decode(path, data)
     if text is None:
         return [], [notice] if notice else []

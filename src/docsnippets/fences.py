@@ -13,9 +13,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 BOM = "\ufeff"
-_QUOTE_MARKER = re.compile(r"^ {0,3}> ?")
+# A blockquote marker with whatever container indentation precedes it (a quote nested in a
+# list item sits deeper than three spaces) and the one optional space after it.
+_QUOTE_MARKER = re.compile(r"^[ \t]*> ?")
+# Lists and blockquotes deeper than this many token levels (a list takes two, a quote one)
+# are refused: markdown-it would silently drop everything below the limit, which can be the
+# rest of the document, and the block parser recurses about twice per level.
+MAX_NESTING = 200
+
+
+class NestingError(ValueError):
+    """The document nests containers too deeply to be parsed faithfully."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,23 @@ def normalize(text: str) -> str:
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # Only block structure matters: inline parsing is skipped, which also makes it cheaper.
-    return MarkdownIt("commonmark").disable(["inline", "text_join"], ignoreInvalid=True)
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
+    return md.disable(["inline", "text_join"], ignoreInvalid=True)
+
+
+def _parse(text: str) -> list[Token]:
+    try:
+        tokens = _parser().parse(text)
+    except RecursionError:
+        tokens = None
+    # markdown-it skips, without a word, whatever lies below maxNesting; the container that
+    # reached the limit opens at level MAX_NESTING - 1, so its presence is the signal.
+    if tokens is None or any(t.nesting == 1 and t.level >= MAX_NESTING - 1 for t in tokens):
+        raise NestingError(
+            f"lists or blockquotes nested more than {MAX_NESTING} levels deep cannot be parsed "
+            "faithfully; flatten the nesting or exclude the file"
+        )
+    return tokens
 
 
 def _content_line_count(content: str) -> int:
@@ -75,13 +102,14 @@ def extract_fences(text: str) -> list[Fence]:
     """All fenced blocks of a Markdown document, in document order.
 
     ``text`` may still carry a BOM or CRLF; line numbers refer to lines split on LF
-    after :func:`normalize`.
+    after :func:`normalize`. Raises :class:`NestingError` rather than return a partial list
+    when containers nest deeper than :data:`MAX_NESTING`.
     """
     text = normalize(text)
     lines = text.split("\n")
     fences: list[Fence] = []
     quote_depth = 0
-    for token in _parser().parse(text):
+    for token in _parse(text):
         if token.type == "blockquote_open":
             quote_depth += 1
         elif token.type == "blockquote_close":

@@ -14,6 +14,8 @@ T = TypeVar("T")
 
 # Below this similarity two snippets are not taken for versions of one example.
 MIN_SIMILARITY = 0.3
+# Bodies longer than this many code lines are compared line by line.
+LINE_LEVEL = 6
 
 
 def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
@@ -46,17 +48,26 @@ def relation(en: Snippet, zh: Snippet) -> str:
 
 
 def similarity(a: Snippet, b: Snippet) -> float:
-    """How alike two bodies are as code; comments and layout do not count."""
+    """How alike two bodies are as code; comments and layout do not count.
+
+    Short bodies are compared token by token, long ones line by line, which keeps the cost
+    of a pair bounded (difflib is quadratic in the worst case).
+    """
     if a.body_sha256 == b.body_sha256:
         return 1.0
-    ta = [s for _, s in classify.comparable_tokens(a.body)]
-    tb = [s for _, s in classify.comparable_tokens(b.body)]
+    ta = [text for _, text in classify.comparable_tokens(a.body)]
+    tb = [text for _, text in classify.comparable_tokens(b.body)]
     if not ta and not tb:
         ta, tb = a.body.split(), b.body.split()
-    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
-    if matcher.real_quick_ratio() < MIN_SIMILARITY or matcher.quick_ratio() < MIN_SIMILARITY:
+    tokens = SequenceMatcher(None, ta, tb, autojunk=False)
+    if tokens.real_quick_ratio() < MIN_SIMILARITY or tokens.quick_ratio() < MIN_SIMILARITY:
         return 0.0
-    return matcher.ratio()
+    la, lb = classify.comparable_lines(a.body), classify.comparable_lines(b.body)
+    if max(len(la), len(lb)) <= LINE_LEVEL:
+        return tokens.ratio()
+    by_line = SequenceMatcher(None, la, lb, autojunk=False).ratio()
+    # A rename on every line leaves no equal line; the token multiset still shows kinship.
+    return by_line if by_line >= MIN_SIMILARITY else tokens.quick_ratio() * 0.5
 
 
 def align(

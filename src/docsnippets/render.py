@@ -238,13 +238,14 @@ def _section(title: str, items: Sequence[str], cap: int | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def comment(freshness: Report, ctx: CommentContext) -> str:
-    """The sticky PR comment, shortened until it fits GitHub's limit."""
+def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
+    """The sticky PR comment, sections shortened (with a count of what was left out) to fit."""
     for cap, diffs in ((None, True), (50, True), (20, False), (10, False), (3, False), (0, False)):
         text = _comment(freshness, ctx, cap, diffs)
-        if len(text) <= COMMENT_BUDGET:
+        if len(text) <= budget:
             return text
-    return _comment(freshness, ctx, 0, False)[:COMMENT_BUDGET]
+    counts = _counts(freshness.summary, ctx.changes or freshness, len(freshness.desynchronized))
+    return f"{ctx.marker}\n{_verdict(freshness, ctx)}\n\n{counts}\n\nThe full report is in the job summary.\n"
 
 
 def _was(before: Snippet, after: Snippet) -> str:

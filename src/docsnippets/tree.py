@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,6 +15,10 @@ from .config import Config
 from .extract import snippets_from_bytes
 from .pairs import pair_up
 from .records import Inventory, Notice, Snippet
+
+# What pathlib's is_symlink()/is_file() swallow as "no such file" (Python 3.11 pathlib._IGNORED_*).
+_ABSENT_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+_ABSENT_WINERRORS = frozenset({21, 123, 1921})
 
 
 class TreeError(Exception):
@@ -63,12 +69,23 @@ def list_markdown(root: Path, config: Config) -> list[str]:
 
 
 def _walk(root: Path) -> list[str]:
+    top = os.fspath(root)
+    # os.walk names a subdirectory os.path.join(parent, name), so on POSIX its path relative to
+    # the root is a plain suffix; string slicing instead of two Path objects per file saves
+    # ~10 us a file (a tenth of a second on 10,000 files). Elsewhere keep the portable form.
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    fast = os.sep == "/" and os.altsep is None
     out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
-        rel = Path(dirpath).relative_to(root)
-        for name in filenames:
-            out.append((rel / name).as_posix())
+        if not fast:
+            rel = Path(dirpath).relative_to(root)
+            out.extend((rel / name).as_posix() for name in filenames)
+        elif dirpath == top:
+            out.extend(filenames)
+        else:
+            base = dirpath[len(prefix) :] + "/"
+            out.extend(base + name for name in filenames)
     return sorted(out)
 
 
@@ -78,15 +95,30 @@ def read_file(root: Path, rel: str) -> bytes | Notice | None:
     Raises TreeError when the file exists but cannot be read, because silently dropping
     its snippets would turn a broken checkout into a green check.
     """
-    path = root / rel
+    name = os.path.join(root, rel)
     try:
-        if path.is_symlink():
+        # One lstat instead of Path.is_symlink() + Path.is_file() (two stats, two Path objects);
+        # the errors pathlib treats as "not there" give None here too, the others still raise.
+        try:
+            mode = os.lstat(name).st_mode
+        except OSError as exc:
+            if exc.errno in _ABSENT_ERRNOS or getattr(exc, "winerror", None) in _ABSENT_WINERRORS:
+                return None
+            raise
+        except ValueError:  # a NUL or unencodable character in the name: pathlib says "no file"
+            return None
+        if stat.S_ISLNK(mode):
+            path = Path(name)
             target = path.resolve()
             if not target.is_relative_to(root):
                 return Notice(rel, "symlink points outside the root; not followed")
-        if not path.is_file():
+            if not path.is_file():
+                return None
+            return path.read_bytes()
+        if not stat.S_ISREG(mode):
             return None
-        return path.read_bytes()
+        with open(name, "rb") as handle:
+            return handle.read()
     except PermissionError:
         raise TreeError(f"{rel}: permission denied; make the file readable or exclude it in the config") from None
     except OSError as exc:
