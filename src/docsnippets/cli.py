@@ -79,10 +79,12 @@ def _config(args: argparse.Namespace, root: Path) -> Config:
 def cmd_update(args: argparse.Namespace, out: TextIO) -> int:
     root = check_root(args.root)
     config = _config(args, root)
+    path = _manifest_path(args, root)
+    if config.is_markdown(path.name):
+        raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     source = git_source(root, config)
     repository = args.repository or source.repository
     commit = args.commit or source.commit
-    path = _manifest_path(args, root)
     result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force)
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
@@ -127,6 +129,8 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
     text = render.catalogue(data, args.lang)
+    if args.output is not None and args.output.resolve() == path.resolve():
+        raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")
     if args.output is not None:
         mf.write_atomic(args.output, text)
     else:

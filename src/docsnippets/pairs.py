@@ -16,6 +16,9 @@ T = TypeVar("T")
 MIN_SIMILARITY = 0.3
 # Bodies longer than this many code lines are compared line by line.
 LINE_LEVEL = 6
+# Gaps with more candidate pairs than this are aligned within a diagonal band.
+MAX_CELLS = 40_000
+MAX_BAND = 50
 
 
 def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
@@ -75,25 +78,61 @@ def align(
     right: Sequence[T],
     score: Callable[[T, T], float],
     threshold: float = MIN_SIMILARITY,
+    key: Callable[[T], object] | None = None,
 ) -> list[tuple[int, int]]:
     """Order-preserving alignment maximising total similarity (a gap costs nothing).
 
     Unlike zipping in order, an example inserted on one side leaves the later pairs alone.
+    With ``key``, runs of equal keys are fixed first and only the gaps between them are
+    aligned by similarity, so a long file pair of mostly-matching snippets stays cheap.
     """
+    if key is None:
+        return _align_dp(left, right, score, threshold, 0, 0)
+    keys_l, keys_r = [key(x) for x in left], [key(x) for x in right]
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    for block in SequenceMatcher(None, keys_l, keys_r, autojunk=False).get_matching_blocks():
+        out += _align_dp(left[i : block.a], right[j : block.b], score, threshold, i, j)
+        out += [(block.a + k, block.b + k) for k in range(block.size)]
+        i, j = block.a + block.size, block.b + block.size
+    return out
+
+
+def _align_dp(
+    left: Sequence[T],
+    right: Sequence[T],
+    score: Callable[[T, T], float],
+    threshold: float,
+    off_l: int,
+    off_r: int,
+) -> list[tuple[int, int]]:
     n, m = len(left), len(right)
     if not n or not m:
         return []
-    sim = [[score(a, b) for b in right] for a in left]
+    # A wide gap is searched along a band around its diagonal: cost n x band, not n x m.
+    band = max(MAX_BAND, abs(n - m) + 8) if n * m > MAX_CELLS else max(n, m)
+
+    def near(i: int, j: int) -> bool:
+        return abs(i * m // n - j) <= band if band < max(n, m) else True
+
+    sim: dict[tuple[int, int], float] = {}
+    for i in range(n):
+        lo, hi = (0, m) if band >= max(n, m) else (max(0, i * m // n - band), min(m, i * m // n + band + 1))
+        for j in range(lo, hi):
+            sim[(i, j)] = score(left[i], right[j])
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
+        row, below = best[i], best[i + 1]
         for j in range(m - 1, -1, -1):
-            take = sim[i][j] + best[i + 1][j + 1] if sim[i][j] >= threshold else -1.0
-            best[i][j] = max(take, best[i + 1][j], best[i][j + 1])
+            s = sim.get((i, j), 0.0) if near(i, j) else 0.0
+            take = s + below[j + 1] if s >= threshold else -1.0
+            row[j] = max(take, below[j], row[j + 1])
     out: list[tuple[int, int]] = []
     i = j = 0
     while i < n and j < m:
-        if sim[i][j] >= threshold and best[i][j] == sim[i][j] + best[i + 1][j + 1]:
-            out.append((i, j))
+        s = sim.get((i, j), 0.0)
+        if s >= threshold and best[i][j] == s + best[i + 1][j + 1]:
+            out.append((off_l + i, off_r + j))
             i += 1
             j += 1
         elif best[i][j] == best[i + 1][j]:
@@ -101,6 +140,11 @@ def align(
         else:
             j += 1
     return out
+
+
+def alignment_key(snippet: Snippet) -> object:
+    """Equal for bodies that are the same code once comments and layout are set aside."""
+    return classify.comparable_tokens(snippet.body)
 
 
 def pair_up(
@@ -127,7 +171,7 @@ def pair_up(
             continue
         done.add(pair)
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
-        matches = align([ordered[i] for i in en_idx], [ordered[i] for i in zh_idx], similarity)
+        matches = align([ordered[i] for i in en_idx], [ordered[i] for i in zh_idx], similarity, key=alignment_key)
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))

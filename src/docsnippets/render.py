@@ -21,7 +21,9 @@ from .records import Snippet
 COMMENT_LIMIT = 65_536
 COMMENT_BUDGET = 60_000  # room for the marker and GitHub's own accounting
 FIX_COMMAND = "docsnippets update"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Control characters and every bidi/invisible mark that can reorder or hide what a name says.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_BLOCK_CONTROL = re.compile(r"[\x00\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 # --- JSON -----------------------------------------------------------------------------------
@@ -120,10 +122,15 @@ class Links:
         return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
 
 
+def _linkable(path: str) -> bool:
+    # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
+    return not any(part in ("", ".", "..") for part in path.split("/"))
+
+
 def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
     first, last = snippet.code_lines
     text = code_span(f"{snippet.file}:{first}-{last}")
-    if links is None or not link:
+    if links is None or not link or not _linkable(snippet.file):
         return text
     return f"[{text}]({links.lines(snippet)})"
 
@@ -225,7 +232,7 @@ def _diff(d: Desync) -> str:
 
 def visible_block(text: str) -> str:
     """Inside a fence only NUL and bidi controls are a risk; tabs and newlines stay."""
-    return re.sub(r"[\x00\u202a-\u202e\u2066-\u2069]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _BLOCK_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _section(title: str, items: Sequence[str], cap: int | None) -> str:
