@@ -10,6 +10,7 @@ skips are still checked for being UTF-8 text, so their notices are the same too.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,50 +35,91 @@ _LINE_ENDS = "\r\n"  # markdown-it ends lines at CR, LF and CRLF
 
 def _alternation(chars: str) -> bytes:
     """A byte pattern matching any one of ``chars`` encoded as UTF-8."""
-    singles = sorted(c for c in chars if ord(c) < 0x80)
-    multis = [re.escape(c.encode()) for c in chars if ord(c) >= 0x80]
-    parts = [b"[" + b"".join(re.escape(c.encode()) for c in singles) + b"]"] if singles else []
-    return b"(?:" + b"|".join(parts + multis) + b")"
+    by_prefix: dict[bytes, list[bytes]] = {}
+    for c in sorted(chars):
+        raw = c.encode()
+        by_prefix.setdefault(raw[:-1], []).append(raw[-1:])
+    parts = [re.escape(head) + b"[" + b"".join(map(re.escape, tails)) + b"]" for head, tails in by_prefix.items()]
+    return b"(?:" + b"|".join(parts) + b")"
 
 
-def _language_pattern(language: str) -> bytes:
-    """Bytes of every word whose ``lower()`` is ``language``, then whitespace or a line end.
-
-    Only ASCII languages get a precise pattern (with IGNORECASE, plus the non-ASCII letters that
-    lower to ASCII); anything else matches every fence opener, which is safe and merely slower.
-    """
-    if not language.isascii():
-        return b""
+def _letters(language: str) -> bytes:
+    """An ASCII language as bytes (IGNORECASE does A-Z), plus non-ASCII letters lowering into it."""
     out = b""
     for ch in language:
-        others = [k for k, v in ASCII_LOWER_OF.items() if v == ch.lower()]
-        out += (
-            b"(?:" + b"|".join([re.escape(ch.encode())] + [k.encode() for k in others]) + b")"
-            if others
-            else re.escape(ch.encode())
-        )
-    return out + b"(?=" + _alternation(PY_WHITESPACE) + rb"|\Z)"
+        others = [k.encode() for k, v in ASCII_LOWER_OF.items() if v == ch.lower()]
+        out += b"(?:" + b"|".join([re.escape(ch.encode()), *others]) + b")" if others else re.escape(ch.encode())
+    return out
+
+
+def _languages_pattern(languages: tuple[str, ...]) -> bytes:
+    """Bytes of every word whose ``lower()`` is a language, then whitespace or a line end.
+
+    Only ASCII languages get a precise pattern; any other one makes the pattern match at
+    every fence opener, which is safe and merely slower.
+    """
+    names = sorted(set(languages), key=len, reverse=True)
+    alternatives = []
+    ascii_names = [_letters(name) for name in names if name.isascii()]
+    if ascii_names:
+        alternatives.append(b"(?:" + b"|".join(ascii_names) + b")(?=" + _alternation(PY_WHITESPACE) + rb"|\Z)")
+    if len(ascii_names) < len(names):
+        alternatives.append(b"")
+    return b"(?:" + b"|".join(alternatives) + b")"
+
+
+def _longest_common(a: bytes, b: bytes) -> bytes:
+    best = b""
+    for i in range(len(a)):
+        for j in range(i + len(best) + 1, len(a) + 1):
+            if a[i:j] not in b:
+                break
+            best = a[i:j]
+    return best
+
+
+def _needles(words: set[bytes]) -> tuple[bytes, ...]:
+    """Few substrings such that every word contains one: each is a scan of every file's bytes.
+
+    Two words sharing six or more bytes are searched as that common part (``_thread`` and
+    ``threading`` as ``thread``); words containing another word go (``asyncio``, ``async``).
+    """
+    needles = set(words)
+    merged = True
+    while merged:
+        merged = False
+        for a, b in itertools.combinations(sorted(needles), 2):
+            common = _longest_common(a, b)
+            if len(common) >= 6:
+                needles = (needles - {a, b}) | {common}
+                merged = True
+                break
+    return tuple(sorted(n for n in needles if not any(o != n and o in n for o in needles)))
 
 
 @dataclass(frozen=True)
 class _Plan:
-    words: tuple[bytes, ...]
+    needles: tuple[bytes, ...]  # searched in the whole file
+    words: tuple[bytes, ...]  # searched in what could be a body
+    text_words: tuple[str, ...]
     openers: tuple[re.Pattern[bytes], ...]
 
 
 @lru_cache(maxsize=16)
 def _prefilter(languages: tuple[str, ...], modules: tuple[str, ...]) -> _Plan:
     words = {b"async", b"await"} | {m.split(".")[0].encode() for m in modules}
-    # A word containing another word adds nothing (asyncio -> async): fewer scans of every file.
+    # A word containing another word adds nothing (asyncio -> async).
     kept = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
     gap = _alternation("".join(c for c in PY_WHITESPACE if c not in _LINE_ENDS)) + b"*"
-    langs = b"|".join(_language_pattern(lang) for lang in sorted(set(languages), key=len, reverse=True))
+    langs = _languages_pattern(languages)
     # One pattern per fence character, each starting with a literal run: re finds those fast.
+    # No languages, no selected fence: no opener at all.
     openers = tuple(
-        re.compile(re.escape(c * 3) + re.escape(c) + b"*" + gap + b"(?:" + langs + b")", re.IGNORECASE)
+        re.compile(re.escape(c * 3) + re.escape(c) + b"*" + gap + langs, re.IGNORECASE)
         for c in (b"`", b"~")
+        if languages
     )
-    return _Plan(kept, openers)
+    return _Plan(_needles(set(kept)), kept, tuple(w.decode() for w in kept), openers)
 
 
 @lru_cache(maxsize=64)
@@ -90,23 +132,24 @@ def may_contain_snippet(data: bytes, config: Config) -> bool:
     """False only when no fence with a selected language can hold a marker or module word.
 
     Why a False is safe. A selected fence needs (1) an opener line: a run of 3+ backticks or
-    tildes (the line's first non-blank text after any container markers), Python whitespace,
-    then a word whose ``lower()`` is a selected language followed by whitespace or the line
-    end; and (2) a NAME token ``async``/``await`` or an import whose first dotted part is a
-    module's first part, inside the body. Tokens are substrings of single body lines, and
-    body lines lie strictly after the opener and before the first later line made of at most
-    3 spaces, the same character repeated at least as often as the opener's run, and spaces
-    or tabs: in markdown-it such a line either closes the fence or, having no ``>`` and less
-    indentation than any list item content needs, ends the container that holds the fence.
-    So every word of a selected body lies between an opener match and that closer line.
+    tildes (the line's first text after any container markers), Python whitespace, then a
+    word whose ``lower()`` is a selected language followed by whitespace or the line end; and
+    (2) a NAME token ``async``/``await``, or an import whose first dotted part is a module's
+    first part, in the body. Tokens are substrings of single body lines, and the body lies
+    after the opener line and before the first later line made of at most 3 spaces, a run of
+    the opener's character at least as long as its run, and spaces or tabs. In markdown-it
+    such a line ends the fence in every container: at top level or in a list item indented
+    no deeper than it, it is the closing fence; in a deeper list item it is outdented, which
+    ends the item; without ``>`` it is outside any blockquote (a lazy line would stop the
+    fence too). So every word of a selected body lies between an opener match and that line.
     """
     plan = _prefilter(config.languages, config.modules)
-    words = plan.words
-    for word in words:  # cheap first: most files mention none of the words at all
-        if word in data:
+    for needle in plan.needles:  # cheap first: most files mention none of the words at all
+        if needle in data:
             break
     else:
         return False
+    words = plan.words
     size = len(data)
     for opener in plan.openers:
         for match in opener.finditer(data):
@@ -170,8 +213,13 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
         file_sha256 = sha256_text(text)
     out: list[Snippet] = []
     languages = set(config.languages)
+    words = _prefilter(config.languages, config.modules).text_words
     for fence in extract_fences(text):
         if fence.language not in languages:
+            continue
+        # Markers and imported modules are tokens, so substrings of the body: without any of
+        # the words both lists come out empty, and tokenizing plain examples is the slow part.
+        if not any(word in fence.body for word in words):
             continue
         markers = tuple(classify.find_markers(fence.body))
         modules = tuple(classify.find_modules(fence.body, config.modules))

@@ -1,0 +1,435 @@
+"""Benchmark for the "Performance at scale" goals: ratios measured in one run, on this machine.
+
+Every measured command is a fresh ``python -c ...`` child of the same interpreter, so both
+sides of each ratio pay the same process start (the docsnippets modes also pay their own
+imports: that is part of their cost). Children run with a private bytecode cache
+(``PYTHONPYCACHEPREFIX`` under the output dir, ``PYTHONDONTWRITEBYTECODE`` removed) and each
+command runs once untimed first, so nobody is timed compiling source, as an installed
+package would not be. Modes run alternately, in a rotated order each round, and the table
+shows medians; peak RSS is the child's own ``ru_maxrss`` from ``wait4``.
+
+    python bench/run.py                   # 10,000 files, 5 rounds
+    python bench/run.py --scaling         # also 2,500/5,000/10,000 files and 1..300 changed files
+    python bench/run.py --smoke           # tiny tree, 1 round, no timing claims (CI)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "src"))
+
+import generate  # noqa: E402  (a sibling script, not a package)
+
+CORPUS = REPO.parent / "shared" / "corpus" / "slime-docs-624b824a8"
+CHANGED_BACKUP = "changed-backup.json"
+
+# The baselines, as plain loops. The words are the prefilter's (passed in argv so they follow
+# the default config); the floor only reads and searches, the parse loop parses everything.
+FLOOR = """
+import os, sys
+root, words = sys.argv[1], [w.encode() for w in sys.argv[2:]]
+n = hits = 0
+for d, dirs, names in os.walk(root):
+    dirs[:] = [x for x in dirs if x != ".git"]
+    for name in names:
+        if name.endswith((".md", ".markdown")):
+            with open(os.path.join(d, name), "rb") as h:
+                data = h.read()
+            n += 1
+            hits += any(w in data for w in words)
+print(n, hits)
+"""
+PARSE_ALL = """
+import os, sys
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark")
+if sys.argv[2] == "block":
+    md.disable(["inline", "text_join"], ignoreInvalid=True)
+n = 0
+for d, dirs, names in os.walk(sys.argv[1]):
+    dirs[:] = [x for x in dirs if x != ".git"]
+    for name in names:
+        if name.endswith((".md", ".markdown")):
+            with open(os.path.join(d, name), "rb") as h:
+                md.parse(h.read().decode("utf-8-sig"))
+            n += 1
+print(n)
+"""
+CLI = "import sys; from docsnippets.cli import main; sys.exit(main())"
+# The same command timed inside the child after its imports (lazy ones too): no process start
+# and no import on either side, only the work.
+IN_PROCESS = """
+import contextlib, io, sys, time
+import markdown_it, yaml
+from docsnippets.cli import main
+start = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(f"elapsed {time.perf_counter() - start:.6f}")
+sys.exit(code)
+"""
+# Parallelism probe: the product's own per-file extraction, sequential or over a process pool.
+PARALLEL = """
+import sys, time
+from multiprocessing import Pool
+from pathlib import Path
+from docsnippets.config import Config
+from docsnippets.pairs import pair_up
+from docsnippets.tree import list_markdown, scan_files
+
+def chunk(args):
+    root, files = args
+    return scan_files(Path(root), files, Config())
+
+if __name__ == "__main__":
+    root, workers = Path(sys.argv[1]).resolve(), int(sys.argv[2])
+    config = Config()
+    files = list_markdown(root, config)
+    if workers <= 1:
+        snippets, notices, present = scan_files(root, files, config)
+    else:
+        parts = [(str(root), files[i::workers * 8]) for i in range(workers * 8)]
+        snippets, notices, present = [], [], set()
+        with Pool(workers) as pool:
+            for s, n, p in pool.imap_unordered(chunk, parts):
+                snippets += s; notices += n; present |= p
+    inv = pair_up(snippets, present, config, notices)
+    print(len(inv.snippets), len(inv.pairs))
+"""
+
+
+@dataclass
+class Sample:
+    seconds: list[float] = field(default_factory=list)
+    rss_kb: list[int] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(self.rss_kb) / 1024
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    argv: tuple[str, ...]
+    ok_codes: tuple[int, ...] = (0,)
+    in_process: bool = False  # the child prints its own "elapsed" (see IN_PROCESS)
+
+
+def child_env(pycache: Path, src_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    src = str(src_dir)
+    env["PYTHONPATH"] = src + os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else src
+    return env
+
+
+def run_child(argv: Sequence[str], env: dict[str, str]) -> tuple[float, int, int, str]:
+    """(wall seconds, exit code, peak RSS in KB, stdout+stderr) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.stdout:
+        proc.stdout.close()
+    return seconds, proc.returncode, usage.ru_maxrss, out.decode("utf-8", "replace")
+
+
+def peak_rss_kb(argv: Sequence[str], env: dict[str, str]) -> int:
+    """The child's peak RSS, measured apart from the timed runs.
+
+    ``wait4`` on our own child also counts the memory the child shared with this process
+    before ``exec`` (vfork), so GNU time runs it as its grandchild when it is installed.
+    """
+    gnu_time = shutil.which("time", path="/usr/bin:/bin")
+    if gnu_time is None:
+        return run_child(argv, env)[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "rss"
+        run_child((gnu_time, "-f", "%M", "-o", str(report), *argv), env)
+        return int(report.read_text().split()[-1])
+
+
+def measure(modes: Sequence[Mode], repeat: int, env: dict[str, str]) -> dict[str, Sample]:
+    """Warm each mode once, take its peak RSS, then run all modes ``repeat`` times, rotating the order."""
+    samples = {m.name: Sample() for m in modes}
+    for mode in modes:
+        _, code, _, out = run_child(mode.argv, env)
+        if code not in mode.ok_codes:
+            raise SystemExit(f"bench: {mode.name} exited {code}:\n{out}")
+        samples[mode.name].rss_kb.append(peak_rss_kb(mode.argv, env))
+    for r in range(repeat):
+        for mode in modes[r % len(modes) :] + modes[: r % len(modes)]:
+            seconds, code, _, out = run_child(mode.argv, env)
+            if code not in mode.ok_codes:
+                raise SystemExit(f"bench: {mode.name} exited {code}:\n{out}")
+            if mode.in_process:
+                seconds = float(out.rsplit("elapsed ", 1)[1].split()[0])
+            samples[mode.name].seconds.append(seconds)
+    return samples
+
+
+def words() -> list[str]:
+    from docsnippets.config import Config
+
+    config = Config()
+    return sorted({"async", "await"} | {m.split(".")[0] for m in config.modules})
+
+
+def pick_changed(tree: Path, count: int) -> list[str]:
+    """Deterministic changed files: async pages first (their snippets change), then plain pages."""
+    pages = sorted(p.relative_to(tree).as_posix() for p in (tree / "docs").rglob("*.md"))
+    with_async = [p for p in pages if "async def" in (tree / p).read_text(encoding="utf-8")]
+    plain = [p for p in pages if p not in set(with_async)]
+    picked = with_async[: max(1, count // 3)]
+    step = max(1, len(plain) // max(1, count))
+    picked += plain[::step][: count - len(picked)]
+    return picked[:count]
+
+
+def apply_changes(tree: Path, out: Path, files: list[str]) -> None:
+    """Edit ``files`` in place, saving the originals first so a crash cannot leave them edited."""
+    backup = out / CHANGED_BACKUP
+    restore_changes(out, tree)
+    saved = {f: (tree / f).read_text(encoding="utf-8") for f in files}
+    backup.write_text(json.dumps({"tree": str(tree), "files": saved}), encoding="utf-8")
+    for n, (rel, text) in enumerate(saved.items()):
+        if "async def" in text:
+            text += "\n```python\nimport asyncio\n\n\nasync def bench_edit():\n    await asyncio.sleep(0)\n```\n"
+        else:
+            text += f"\nBench edit number {n}: one more sentence of prose.\n"
+        (tree / rel).write_text(text, encoding="utf-8")
+
+
+def restore_changes(out: Path, tree: Path | None = None) -> None:
+    backup = out / CHANGED_BACKUP
+    if not backup.is_file():
+        return
+    data = json.loads(backup.read_text(encoding="utf-8"))
+    root = Path(data["tree"])
+    if tree is None or root == tree:
+        for rel, text in data["files"].items():
+            (root / rel).write_text(text, encoding="utf-8")
+        backup.unlink()
+
+
+def make_git(tree: Path, env: dict[str, str]) -> None:
+    if (tree / ".git").exists():
+        return
+    git = ["git", "-C", str(tree), "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "bench tree"]):
+        subprocess.run([*git, *args], check=True, env=env, capture_output=True)
+
+
+@dataclass(frozen=True)
+class Goal:
+    label: str
+    mode: str
+    reference: str | None
+    limit: float
+    unit: str = "x"
+
+
+def fmt_row(cells: Sequence[object], widths: Sequence[int]) -> str:
+    return "  ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip()
+
+
+def print_modes(title: str, samples: dict[str, Sample]) -> None:
+    print(f"\n== {title}")
+    widths = (32, 10, 10, 10, 10)
+    print(fmt_row(("mode", "median_s", "min_s", "max_s", "peak_MB"), widths))
+    for name, s in samples.items():
+        row = (name, f"{s.median:.3f}", f"{min(s.seconds):.3f}", f"{max(s.seconds):.3f}", f"{s.peak_mb:.1f}")
+        print(fmt_row(("mode " + name, *row[1:]), widths))
+
+
+def print_goals(goals: Sequence[Goal], samples: dict[str, Sample]) -> bool:
+    print("\n== goals (ratios of medians from this run)")
+    widths = (52, 10, 10, 8, 5)
+    print(fmt_row(("goal", "value", "limit", "unit", "met"), widths))
+    all_met = True
+    for g in goals:
+        if g.mode not in samples or (g.reference is not None and g.reference not in samples):
+            print(fmt_row((f"goal {g.label}", "skipped", g.limit, g.unit, "-"), widths))
+            continue
+        s = samples[g.mode]
+        value = s.peak_mb if g.reference is None else s.median / samples[g.reference].median
+        met = value <= g.limit
+        all_met &= met
+        print(fmt_row((f"goal {g.label}", f"{value:.3f}", g.limit, g.unit, "yes" if met else "NO"), widths))
+    return all_met
+
+
+def tree_modes(python: str, tree: Path, manifest: Path, upd: Path, changed: list[str]) -> list[Mode]:
+    cli = (python, "-c", CLI)
+    inside = (python, "-c", IN_PROCESS)
+    check = ("check", "--root", str(tree), "--manifest", str(manifest))
+    return [
+        Mode("parse-all", (python, "-c", PARSE_ALL, str(tree), "full")),
+        Mode("parse-all-block", (python, "-c", PARSE_ALL, str(tree), "block")),
+        Mode("read-and-search", (python, "-c", FLOOR, str(tree), *words())),
+        Mode("update", (*cli, "update", "--root", str(tree), "--manifest", str(upd), "--force")),
+        Mode("check", (*cli, *check), (0, 1)),
+        Mode("check --changed", (*cli, *check, "--changed", *changed), (0, 1)),
+        Mode("check in-process", (*inside, *check), (0, 1), in_process=True),
+        Mode("check --changed in-process", (*inside, *check, "--changed", *changed), (0, 1), in_process=True),
+    ]
+
+
+def prepare_tree(out: Path, files: int, share: float, seed: int, git: bool, env: dict[str, str]) -> Path:
+    tree = out / f"tree-{files}-{seed}{'-git' if git else ''}"
+    restore_changes(out)
+    stats = generate.ensure(tree, files, share, seed)
+    print(f"tree {tree}: {stats['files']} files, {stats['bytes'] / 1e6:.1f} MB, {stats['async_pages']} async pages")
+    if git:
+        make_git(tree, env)
+    return tree
+
+
+def base_manifest(python: str, tree: Path, out: Path, env: dict[str, str]) -> Path:
+    manifest = out / f"{tree.name}.manifest.json"
+    _, code, _, text = run_child((python, "-c", CLI, "update", "--root", str(tree), "--manifest", str(manifest)), env)
+    if code != 0:
+        raise SystemExit(f"bench: update of {tree} failed:\n{text}")
+    return manifest
+
+
+@contextlib.contextmanager
+def changes(out: Path, tree: Path, changed: list[str]) -> Iterator[None]:
+    """The tree with ``changed`` edited, restored afterwards whatever happens."""
+    apply_changes(tree, out, changed)
+    try:
+        yield
+    finally:
+        restore_changes(out, tree)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--async-share", type=float, default=0.01)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=5, help="timed rounds per mode (default 5)")
+    parser.add_argument("--out", type=Path, default=HERE / "out", help="trees, manifests, bytecode cache")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="Slime docs for the process-start goal")
+    parser.add_argument("--changed", type=int, default=3, help="files changed for check --changed")
+    parser.add_argument("--git", action="store_true", help="make the tree a git work tree (git ls-files/status)")
+    parser.add_argument("--scaling", action="store_true", help="also 2,500/5,000/10,000 files and 1..300 changes")
+    parser.add_argument("--parallel", action="store_true", help="also time extraction over a 2-process pool")
+    parser.add_argument("--smoke", action="store_true", help="tiny tree, 1 round, temporary dir (CI)")
+    parser.add_argument("--src", type=Path, default=REPO / "src", help="docsnippets sources the children import")
+    args = parser.parse_args(argv)
+    python = sys.executable
+    tmp: str | None = None
+    if args.smoke:
+        tmp = tempfile.mkdtemp(prefix="docsnippets-bench-")
+        args.out, args.files, args.repeat = Path(tmp), 40, 1
+        args.async_share = max(args.async_share, 0.2)
+    out: Path = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    env = child_env(out / "pycache", args.src.resolve())
+    try:
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.repeat} rounds, medians, src {args.src}")
+        tree = prepare_tree(out, args.files, args.async_share, args.seed, args.git, env)
+        manifest = base_manifest(python, tree, out, env)
+        changed = pick_changed(tree, args.changed)
+        upd = out / "update-manifest.json"
+        modes = tree_modes(python, tree, manifest, upd, changed)
+        if args.corpus.is_dir():
+            slime = out / "slime-manifest.json"
+            run_child((python, "-c", CLI, "update", "--root", str(args.corpus), "--manifest", str(slime)), env)
+            modes += [
+                Mode("import markdown_it", (python, "-c", "import markdown_it")),
+                Mode("slime check", (python, "-c", CLI, "check", "--root", str(args.corpus), "--manifest", str(slime))),
+            ]
+        else:
+            print(f"corpus {args.corpus} absent: process-start goal skipped")
+        if args.parallel:
+            modes += [
+                Mode("extract 1 process", (python, "-c", PARALLEL, str(tree), "1")),
+                Mode("extract 2 processes", (python, "-c", PARALLEL, str(tree), "2")),
+            ]
+        print(f"changed files: {', '.join(changed)}")
+        with changes(out, tree, changed):
+            samples = measure(modes, args.repeat, env)
+        print_modes(f"{args.files} files", samples)
+        goals = [
+            Goal("1 update / parse-all <= 0.15", "update", "parse-all", 0.15),
+            Goal("1 update / read-and-search <= 2.5", "update", "read-and-search", 2.5),
+            Goal("2 --changed / check <= 0.1, in-process", "check --changed in-process", "check in-process", 0.1),
+            Goal("2' same, whole processes", "check --changed", "check", 0.1),
+            Goal("3 slime check / import markdown_it <= 1.5", "slime check", "import markdown_it", 1.5),
+            Goal("4 update peak RSS <= 150 MB", "update", None, 150, "MB"),
+            Goal("4 check peak RSS <= 150 MB", "check", None, 150, "MB"),
+        ]
+        print_goals(goals, samples)
+        print(f"(info) update / parse-all-block = {samples['update'].median / samples['parse-all-block'].median:.3f}")
+        if args.parallel:
+            one, two = samples["extract 1 process"].median, samples["extract 2 processes"].median
+            print(f"(info) extraction 2 processes / 1 process = {two / one:.3f}")
+        if args.scaling:
+            scaling(args, out, python, env)
+        return 0
+    finally:
+        restore_changes(out)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def scaling(args: argparse.Namespace, out: Path, python: str, env: dict[str, str]) -> None:
+    """How cost grows with the tree and with the size of the change (fewer rounds: trends only)."""
+    repeat = max(1, min(args.repeat, 3))
+    print("\n== scaling with files (medians, s; --changed with 3 files)")
+    names = ("read-and-search", "update", "check", "check --changed", "check --changed in-process")
+    widths = (14, 16, 10, 10, 16, 26)
+    print(fmt_row(("scale files", *names), widths))
+    for n in (args.files // 4, args.files // 2, args.files):
+        tree = prepare_tree(out, n, args.async_share, args.seed, args.git, env)
+        manifest = base_manifest(python, tree, out, env)
+        changed = pick_changed(tree, args.changed)
+        modes = [m for m in tree_modes(python, tree, manifest, out / "scale.json", changed) if m.name in names]
+        with changes(out, tree, changed):
+            got = measure(modes, repeat, env)
+        print(fmt_row((f"scale {n}", *(f"{got[k].median:.3f}" for k in names)), widths))
+    print("\n== scaling with changed files (check --changed, medians, s)")
+    tree = prepare_tree(out, args.files, args.async_share, args.seed, args.git, env)
+    manifest = base_manifest(python, tree, out, env)
+    widths = (14, 16, 26)
+    print(fmt_row(("changes files", "process", "in-process"), widths))
+    for count in (1, 3, 30, 300):
+        changed = pick_changed(tree, count)
+        check = ("check", "--root", str(tree), "--manifest", str(manifest), "--changed", *changed)
+        modes = [
+            Mode("process", (python, "-c", CLI, *check), (0, 1)),
+            Mode("in-process", (python, "-c", IN_PROCESS, *check), (0, 1), in_process=True),
+        ]
+        with changes(out, tree, changed):
+            got = measure(modes, repeat, env)
+        print(fmt_row((f"changes {count}", f"{got['process'].median:.3f}", f"{got['in-process'].median:.3f}"), widths))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
