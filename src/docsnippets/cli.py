@@ -107,6 +107,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
     result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines)
     report = result.report
+    for notice in report.notices:
+        print(f"docsnippets: warning: {render.visible(notice)}", file=sys.stderr)
     if args.format == "json":
         json.dump(render.report_json(report, {"manifest": str(path)}), out, ensure_ascii=False, indent=2)
         out.write("\n")

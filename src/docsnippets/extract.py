@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from . import classify
 from .config import Config
-from .fences import extract_fences, sha256_text
+from .fences import NestingError, extract_fences, sha256_text
 from .records import Notice, Snippet
 
 # Every character ``str.split()``/``str.strip()`` treat as whitespace (``str.isspace``): that is
@@ -205,7 +205,11 @@ def snippets_from_bytes(
     if text is None:
         return [], [notice] if notice else []
     file_sha = hashlib.sha256(data).hexdigest()
-    return snippets_from_text(path, text, config, file_sha), []
+    try:
+        return snippets_from_text(path, text, config, file_sha), []
+    except NestingError as exc:
+        # Only worth a word when a selected block could be among what cannot be parsed.
+        return [], [Notice(path, str(exc))] if may_contain_snippet(data, config) else []
 
 
 def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = "") -> list[Snippet]:

@@ -162,8 +162,6 @@ def report_text(report: Report, manifest_name: str = "documentation-snippets.jso
         sides = " <-> ".join(_loc(s) for s in d.sides)
         extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
         lines.append(f"  {d.relation:<8} {sides}{extra}")
-    for notice in report.notices:
-        lines.append(f"  warning  {visible(notice)}")
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     return "\n".join(lines) + "\n"

@@ -198,14 +198,16 @@ def read_file(root: Path, rel: str) -> bytes | Notice | None:
             raise
         except ValueError:  # a NUL or unencodable character in the name: pathlib says "no file"
             return None
+        # Checked for every listed path, not just symlinked files: a symlinked directory on
+        # the way (from git's listing or --changed) leads out of the root just the same.
+        # realpath, unlike Path.resolve() on 3.11, does not raise on a symlink loop.
+        real = os.path.realpath(name)
+        if not _inside(real, root):
+            return Notice(rel, "symlink points outside the root; not followed")
         if stat.S_ISLNK(mode):
-            path = Path(name)
-            target = path.resolve()
-            if not target.is_relative_to(root):
-                return Notice(rel, "symlink points outside the root; not followed")
-            if not path.is_file():
-                return None
-            return path.read_bytes()
+            if not os.path.isfile(real):
+                return None  # dangling, a loop, or not a file: absent, as for pathlib
+            return _read_regular(real)
         if not stat.S_ISREG(mode):
             return None
         return _read_regular(name)
@@ -213,6 +215,11 @@ def read_file(root: Path, rel: str) -> bytes | Notice | None:
         raise TreeError(f"{rel}: permission denied; make the file readable or exclude it in the config") from None
     except OSError as exc:
         raise TreeError(f"{rel}: cannot read ({exc.strerror or exc}); fix or exclude the file") from None
+
+
+def _inside(real: str, root: Path) -> bool:
+    top = os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _read_listed(root: Path, rel: str, regular: bool) -> bytes | Notice | None:
@@ -225,6 +232,14 @@ def _read_listed(root: Path, rel: str, regular: bool) -> bytes | Notice | None:
         if data is not None:
             return data
     return read_file(root, rel)
+
+
+def _utf8_name(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes arrive as lone surrogates
+        return False
+    return True
 
 
 def scan_files(
@@ -243,6 +258,14 @@ def scan_files(
     notices: list[Notice] = []
     present: set[str] = set()
     for rel in files:
+        if not _utf8_name(rel):
+            notices.append(
+                Notice(
+                    rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
+                    "file name is not valid UTF-8; skipped - rename the file",
+                )
+            )
+            continue
         data = _read_listed(root, rel, rel in regular)
         if data is None:
             continue
@@ -265,10 +288,10 @@ def scan_tree(root: Path, config: Config, *, prefilter: bool = True) -> Inventor
 def exists_markdown(root: Path, rel: str, config: Config) -> bool:
     if not config.is_markdown(rel) or config.is_excluded(rel):
         return False
-    data = root / rel
+    name = os.path.join(root, rel)
     try:
-        return data.is_file() and (not data.is_symlink() or data.resolve().is_relative_to(root))
-    except OSError:
+        return os.path.isfile(name) and _inside(os.path.realpath(name), root)
+    except (OSError, ValueError):
         return False
 
 
