@@ -40,15 +40,17 @@ def dedent(body: str) -> str:
     return textwrap.dedent(body)
 
 
-def tokens(source: str) -> list[tokenize.TokenInfo]:
-    """As many tokens as the tokenizer yields before it gives up (bad code is the norm here)."""
-    out: list[tokenize.TokenInfo] = []
+def _iter_tokens(source: str) -> Iterator[tokenize.TokenInfo]:
+    """The tokens one by one, until the tokenizer gives up (bad code is the norm here)."""
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            out.append(tok)
+        yield from tokenize.generate_tokens(io.StringIO(source).readline)
     except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    return out
+        return
+
+
+def tokens(source: str) -> list[tokenize.TokenInfo]:
+    """As many tokens as the tokenizer yields before it gives up."""
+    return list(_iter_tokens(source))
 
 
 def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
@@ -56,18 +58,25 @@ def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
 
 
 def find_markers(body: str) -> list[str]:
-    """Native async syntax present as real tokens (strings and comments do not count)."""
+    """Native async syntax present as real tokens (strings and comments do not count).
+
+    The tokens are streamed, not listed, and the scan stops once every marker is found: a
+    megabyte-long block costs one pass of the tokenizer and no memory in proportion.
+    """
+    if "async" not in body and "await" not in body:  # both are NAME tokens: nothing to find
+        return []
     found: set[str] = set()
-    toks = _code_tokens(dedent(body))
-    for i, tok in enumerate(toks):
-        if tok.type != tokenize.NAME:
+    after_async = False
+    for tok in _iter_tokens(dedent(body)):
+        if tok.type in _SKIP_TYPES or tok.type == tokenize.ENDMARKER:
             continue
-        if tok.string == "await":
+        if after_async and tok.string in ("def", "for", "with"):
+            found.add(f"async {tok.string}")
+        after_async = tok.type == tokenize.NAME and tok.string == "async"
+        if tok.type == tokenize.NAME and tok.string == "await":
             found.add("await")
-        elif tok.string == "async" and i + 1 < len(toks):
-            nxt = toks[i + 1].string
-            if nxt in ("def", "for", "with"):
-                found.add(f"async {nxt}")
+        if len(found) == len(MARKERS):
+            break
     return [m for m in MARKERS if m in found]
 
 
@@ -134,6 +143,8 @@ def find_modules(body: str, modules: Iterable[str]) -> list[str]:
     """Configured concurrency modules that the body imports (``asyncio.subprocess`` counts)."""
     wanted = list(modules)
     found: set[str] = set()
+    if "import" not in body:  # no import statement without the NAME token: skip the tokenizer
+        return []
     for name in _imported_names(_code_tokens(dedent(body))):
         for module in wanted:
             if name == module or name.startswith(module + "."):

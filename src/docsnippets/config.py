@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +18,8 @@ DEFAULT_PAIR_RULES = (("docs/en/{path}", "docs/zh/{path}"), ("{dir}{name}.md", "
 DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
 CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 
+# Links are built from it: a host with an optional port and path, nothing that ends a link.
+_SERVER_URL = re.compile(r"https?://[\w.-]+(?::[0-9]+)?(?:/[\w.~%-]+)*")
 _PLACEHOLDER = re.compile(r"\{(path|dir|name)\}")
 _PLACEHOLDER_RE = {
     "path": r"(?P<path>[^\n]+)",
@@ -37,6 +42,31 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 class ConfigError(ValueError):
     """A configuration problem, phrased as one line naming the file and the fix."""
+
+
+class NotRegularFile(OSError):
+    """A path that exists but is a FIFO, a device or a socket rather than a file."""
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of a regular file, None when it does not exist.
+
+    Opened without blocking and checked before reading: a manifest or config that is a FIFO,
+    a device or a symlink to ``/dev/zero`` would otherwise hang or fill the memory. Raises
+    IsADirectoryError, NotRegularFile, or another OSError for anything else.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        return handle.read()
 
 
 @dataclass(frozen=True)
@@ -65,6 +95,8 @@ class PairRule:
                 raise ConfigError(
                     f"{where}: pair rule template {side!r} needs {{path}}, or {{dir}} and {{name}}, and no other braces"
                 )
+            if len(set(slots)) != len(slots):
+                raise ConfigError(f"{where}: pair rule template {side!r} uses a slot twice; use each slot once")
         if sorted(_PLACEHOLDER.findall(self.en)) != sorted(_PLACEHOLDER.findall(self.zh)):
             raise ConfigError(f"{where}: pair rule {self.en!r} -> {self.zh!r} must use the same slots")
 
@@ -160,6 +192,8 @@ def from_mapping(data: Any, where: str) -> Config:
             kwargs[key] = data[key].rstrip("/")
     if "repository" in kwargs and not re.fullmatch(r"[\w.-]+/[\w.-]+", kwargs["repository"]):
         raise ConfigError(f"{where}: 'repository' must look like owner/name")
+    if "server_url" in kwargs and not _SERVER_URL.fullmatch(kwargs["server_url"]):
+        raise ConfigError(f"{where}: 'server_url' must be an http(s) URL such as https://github.example.com")
     return Config(**kwargs)
 
 
@@ -177,9 +211,12 @@ def load(path: Path | None, root: Path) -> Config:
             return Config()
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{where}: config file not found; pass an existing file to --config") from None
+        raw = read_regular(path)
+        if raw is None:
+            raise ConfigError(f"{where}: config file not found; pass an existing file to --config")
+        text = raw.decode("utf-8")
+    except NotRegularFile:
+        raise ConfigError(f"{where}: not a regular file; pass the config file to --config") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{where}: cannot read the config ({exc.__class__.__name__}); fix the file") from None
     try:
@@ -189,5 +226,12 @@ def load(path: Path | None, root: Path) -> Config:
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise ConfigError(f"{where}: invalid YAML{at}: {problem}; fix the syntax") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: invalid YAML: nested too deeply; fix the syntax") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        # PyYAML's constructors let these through for values such as 2001-13-01 or an
+        # integer of more than 4300 digits.
+        detail = str(exc).split(";")[0].splitlines()[0] if str(exc) else type(exc).__name__
+        raise ConfigError(f"{where}: invalid YAML value ({detail}); fix the value") from None
     config = from_mapping(data, where)
     return Config(**{**{f.name: getattr(config, f.name) for f in fields(Config)}, "source": path})

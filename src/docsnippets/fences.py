@@ -20,8 +20,8 @@ BOM = "\ufeff"
 # list item sits deeper than three spaces) and the one optional space after it.
 _QUOTE_MARKER = re.compile(r"^[ \t]*> ?")
 # Lists and blockquotes deeper than this many token levels (a list takes two, a quote one)
-# are refused: markdown-it would silently drop everything below the limit, which can be the
-# rest of the document, and the block parser recurses about twice per level.
+# around a fence are refused: markdown-it would silently drop everything below the limit,
+# which can be the rest of the document, and its block parser recurses about twice a level.
 MAX_NESTING = 200
 
 
@@ -68,17 +68,25 @@ def _parser() -> MarkdownIt:
     return md.disable(["inline", "text_join"], ignoreInvalid=True)
 
 
-def _parse(text: str) -> list[Token]:
+def _parse(text: str, lines: list[str]) -> list[Token]:
     try:
         tokens = _parser().parse(text)
     except RecursionError:
         tokens = None
-    # markdown-it skips, without a word, whatever lies below maxNesting; the container that
-    # reached the limit opens at level MAX_NESTING - 1, so its presence is the signal.
-    if tokens is None or any(t.nesting == 1 and t.level >= MAX_NESTING - 1 for t in tokens):
+    # markdown-it skips, without a word, the content of a container that reaches maxNesting
+    # (for a list item: possibly the rest of the document, as the item's map then shows). That
+    # only matters when a fence could be in what was skipped.
+    lost = tokens is None or any(
+        t.nesting == 1
+        and t.level >= MAX_NESTING - 1
+        and t.map is not None
+        and any("```" in line or "~~~" in line for line in lines[t.map[0] : t.map[1]])
+        for t in tokens
+    )
+    if lost:
         raise NestingError(
-            f"lists or blockquotes nested more than {MAX_NESTING} levels deep cannot be parsed "
-            "faithfully; flatten the nesting or exclude the file"
+            f"lists or blockquotes nested over {MAX_NESTING} levels deep around a code fence; skipped - "
+            "flatten the nesting or exclude the file"
         )
     return tokens
 
@@ -103,13 +111,13 @@ def extract_fences(text: str) -> list[Fence]:
 
     ``text`` may still carry a BOM or CRLF; line numbers refer to lines split on LF
     after :func:`normalize`. Raises :class:`NestingError` rather than return a partial list
-    when containers nest deeper than :data:`MAX_NESTING`.
+    when containers nest deeper than :data:`MAX_NESTING` where a fence might be.
     """
     text = normalize(text)
     lines = text.split("\n")
     fences: list[Fence] = []
     quote_depth = 0
-    for token in _parse(text):
+    for token in _parse(text, lines):
         if token.type == "blockquote_open":
             quote_depth += 1
         elif token.type == "blockquote_close":
