@@ -199,8 +199,6 @@ def from_mapping(data: Any, where: str) -> Config:
 
 def load(path: Path | None, root: Path) -> Config:
     """The explicit file, else ``.docsnippets.yml`` at the root, else the defaults."""
-    import yaml
-
     if path is None:
         for name in CONFIG_FILENAMES:
             candidate = root / name
@@ -209,6 +207,8 @@ def load(path: Path | None, root: Path) -> Config:
                 break
         else:
             return Config()
+    import yaml  # here: most trees have no config, and yaml is a fifth of the start-up
+
     where = str(path)
     try:
         raw = read_regular(path)

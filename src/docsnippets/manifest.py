@@ -11,7 +11,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -146,6 +145,8 @@ def write_atomic(path: Path, text: str) -> None:
     data = text.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _new_file_mode(path)
+    import tempfile  # only writers need it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

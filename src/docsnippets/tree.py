@@ -63,6 +63,9 @@ def _git(root: Path, *args: str) -> str | None:
 
 def is_git_root(root: Path) -> bool:
     # Only the work tree's own top level: a docs tree copied into some other repo is not tracked.
+    # A top level always has .git (a directory, or a file for worktrees): no git process without it.
+    if not os.path.lexists(os.path.join(root, ".git")):
+        return False
     top = _git(root, "rev-parse", "--show-toplevel")
     return top is not None and Path(top.strip()).resolve() == root.resolve()
 
