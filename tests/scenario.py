@@ -136,6 +136,8 @@ class Scenario:
 
     def host_path(self, seen: str) -> Path:
         """A path the entrypoint printed, as this process can open it."""
+        if not seen.startswith("/"):
+            return self.workspace / seen
         for kind, host in (("workspace", self.workspace), ("runner", self.runner_dir)):
             prefix = self.seen(kind)
             if seen == prefix or seen.startswith(prefix + "/"):

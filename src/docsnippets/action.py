@@ -506,7 +506,7 @@ def _finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, ou
             "changed": str(len(counts.changed)),
             "moved": str(len(counts.moved)),
             "desynchronized": str(len(freshness.desynchronized)),
-            "report": str(report_path),
+            "report": _shown_path(report_path, settings.workspace),
         },
     )
     code = gate(outcome, settings.fail_on)
@@ -515,6 +515,15 @@ def _finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, ou
     if outcome.error:
         print(f"docsnippets: error: {outcome.error}", file=out)
     return code
+
+
+def _shown_path(path: Path, workspace: Path) -> str:
+    """Relative to the workspace when inside it: the container's /github/workspace is the
+    runner's $GITHUB_WORKSPACE, so later steps open the same relative path."""
+    try:
+        return path.relative_to(workspace).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _report_path(settings: Settings) -> Path:
