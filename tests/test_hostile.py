@@ -266,7 +266,7 @@ def test_max_file_bytes_boundary():
         ("nul.md", b"```python\nawait x\n```\n\x00\x01\x02", "binary"),
         ("png.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 64, "binary"),
         ("latin1.md", "```python\nawait café()\n```\n".encode("latin-1"), "not valid UTF-8 (byte 0xe9"),
-        ("utf16.md", "```python\nawait x\n```\n".encode("utf-16"), "binary"),  # its NULs say so first
+        ("utf16.md", "```python\nawait x\n```\n".encode("utf-16"), "UTF-16"),  # named by its BOM
         ("random.md", bytes((i * 97 + 13) % 256 for i in range(5000)), "binary"),
     ],
 )

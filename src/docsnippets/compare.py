@@ -7,7 +7,7 @@ same body in another file (moved with its file); what is left was added or remov
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,14 +67,14 @@ def _sid(index: int) -> str:
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
     """before index -> after index for every snippet that continues in ``after``."""
     mapping: dict[int, int] = {}
-    by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_key: dict[tuple[str, str], deque[int]] = defaultdict(deque)
     for j, s in enumerate(after.snippets):
         by_key[(s.file, s.body_sha256)].append(j)
     taken: set[int] = set()
     for i, s in enumerate(before.snippets):
         candidates = by_key.get((s.file, s.body_sha256))
         if candidates:
-            j = candidates.pop(0)
+            j = candidates.popleft()
             mapping[i] = j
             taken.add(j)
     left_b: dict[str, list[int]] = defaultdict(list)
@@ -91,13 +91,13 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
         for a, b in pairs:
             mapping[olds[a]] = news[b]
             taken.add(news[b])
-    by_body: dict[str, list[int]] = defaultdict(list)
+    by_body: dict[str, deque[int]] = defaultdict(deque)
     for j, s in enumerate(after.snippets):
         if j not in taken:
             by_body[s.body_sha256].append(j)
     for i, s in enumerate(before.snippets):
         if i not in mapping and by_body.get(s.body_sha256):
-            mapping[i] = by_body[s.body_sha256].pop(0)
+            mapping[i] = by_body[s.body_sha256].popleft()
     return mapping
 
 

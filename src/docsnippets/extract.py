@@ -170,6 +170,8 @@ def may_contain_snippet(data: bytes, config: Config) -> bool:
 
 def decode(path: str, data: bytes) -> tuple[str | None, Notice | None]:
     """UTF-8 text (a BOM is allowed) or a notice saying why the file was skipped."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return None, Notice(path, "UTF-16 text, not UTF-8; skipped - re-save the file as UTF-8")
     if data.find(b"\x00", 0, 8192) != -1:  # as ``in data[:8192]``, without copying 8 KB
         return None, Notice(path, "looks binary (NUL bytes); skipped - it is not Markdown text")
     try:
@@ -189,7 +191,7 @@ def snippets_from_bytes(
         return [], [
             Notice(
                 path,
-                f"{len(data)} bytes is over max_file_bytes ({config.max_file_bytes}); skipped - "
+                f"larger than max_file_bytes ({config.max_file_bytes} bytes); skipped - "
                 "raise max_file_bytes in the config or exclude the file",
             )
         ]
