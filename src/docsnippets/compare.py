@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .manifest import summarize
+from .manifest import snippet_id, summarize
 from .pairs import align, similarity
-from .records import DESYNC, DIVERGED, MISSING, Inventory, Snippet
+from .records import DIVERGED, MISSING, Inventory, Snippet
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,6 @@ class Report:
     desynchronized: tuple[Desync, ...]
     resynchronized: tuple[Desync, ...]
     notices: tuple[str, ...] = ()
-    base_missing: bool = field(default=False)
 
     @property
     def stale(self) -> bool:
@@ -59,8 +58,6 @@ class Report:
 
 
 def _sid(index: int) -> str:
-    from .manifest import snippet_id
-
     return snippet_id(index)
 
 
@@ -203,7 +200,3 @@ def compare(
         resynchronized=tuple(resync),
         notices=tuple(str(n) for n in after.notices),
     )
-
-
-def is_desync(relation: str) -> bool:
-    return relation in DESYNC

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 IDENTICAL = "identical"
 INDENTATION = "indentation"
@@ -68,8 +69,12 @@ class Inventory:
     counterparts: tuple[tuple[str, str | None], ...]
     notices: tuple[Notice, ...] = ()
 
+    @cached_property
+    def _counterpart_map(self) -> dict[str, str | None]:
+        return dict(self.counterparts)
+
     def counterpart_of(self, file: str) -> str | None:
-        return dict(self.counterparts).get(file)
+        return self._counterpart_map.get(file)
 
     def pair_of(self) -> dict[int, int]:
         """Snippet index -> pair index."""
@@ -82,5 +87,4 @@ class Inventory:
     def missing(self) -> list[int]:
         """Snippets whose counterpart file exists but that no snippet there aligns with."""
         paired = self.pair_of()
-        cps = dict(self.counterparts)
-        return [i for i, s in enumerate(self.snippets) if i not in paired and cps.get(s.file)]
+        return [i for i, s in enumerate(self.snippets) if i not in paired and self.counterpart_of(s.file)]
