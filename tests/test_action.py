@@ -237,3 +237,26 @@ def test_annotations_escape_and_limit():
     assert lines[-1].startswith("::notice") and "5 more" in lines[-1]
     assert "file=d%2C0%3Ax.md" in lines[0]
     assert gate(type("O", (), {"freshness": report, "desync_in_touched": 0, "error": None})(), "never") == 0
+
+
+def test_pr_at_githubs_file_cap_checks_the_whole_tree(tmp_path, fake, manifests):
+    # A 3,000-file listing may be truncated: the stale docs must be found even if not listed.
+    filler = [
+        {
+            "filename": f"src/f{i}.py",
+            "status": "modified",
+            "sha": "0" * 40,
+            "additions": 1,
+            "deletions": 0,
+            "changes": 1,
+        }
+        for i in range(3000)
+    ]
+    pr = slime_scenario(
+        tmp_path, fake, HEAD, HEAD, head_manifest=manifests["base"], base_manifest=manifests["base"], extra_files=filler
+    )
+    pr.inputs["DOCSNIPPETS_PER_PAGE"] = "100"
+    fake.max_page_size = 100
+    result = pr.run()
+    assert result.code == 1 and result.outputs["changed"] == "4", result.stdout
+    assert any(a.startswith("::notice") and "whole tree" in a for a in result.annotations)

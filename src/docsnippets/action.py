@@ -27,6 +27,7 @@ COMMENT_MODES = ("on-change", "always", "never")
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
 MAX_ANNOTATIONS = 10  # GitHub shows at most 10 of each level per step
+GITHUB_FILES_CAP = 3000  # the pull request files API stops listing here
 
 
 class ActionError(Exception):
@@ -362,6 +363,10 @@ def _run_pr(
     try:
         files = client.changed_files(pr.number)
         changed = sorted({n for f in files for n in (f.filename, f.previous_filename) if n})
+        if len(files) >= GITHUB_FILES_CAP:
+            # GitHub lists at most 3,000 files of a PR: a longer list may hide changed Markdown.
+            print(annotation("notice", f"{len(files)} changed files (GitHub's cap); checking the whole tree"), file=out)
+            changed = None
     except GitHubError as exc:
         errors.append(str(exc))
         print(annotation("warning", f"{exc}; checking the whole tree instead"), file=out)
