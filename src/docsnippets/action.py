@@ -317,12 +317,12 @@ def _fix_command(settings: Settings) -> str:
     return "docsnippets update" + ("" if settings.manifest == mf.DEFAULT_NAME else f" --manifest {settings.manifest}")
 
 
-def run(settings: Settings, out: TextIO, err: TextIO, client_factory: ClientFactory = _default_client) -> int:
+def run(settings: Settings, out: TextIO, client_factory: ClientFactory = _default_client) -> int:
     root = check_root(settings.workspace)
     config = load_config(root / settings.config if settings.config else None, root)
     manifest_path = root / settings.manifest
     if settings.event_name in PR_EVENTS:
-        return _run_pr(settings, root, config, manifest_path, out, err, client_factory)
+        return _run_pr(settings, root, config, manifest_path, out, client_factory)
     if settings.event_name in TREE_EVENTS or not settings.event_name:
         result = engine.check(root, config, manifest_path, strict_lines=settings.strict_lines)
         outcome = Outcome(result.report, None, len(result.report.desynchronized))
@@ -349,7 +349,6 @@ def _run_pr(
     config: Config,
     manifest_path: Path,
     out: TextIO,
-    err: TextIO,
     client_factory: ClientFactory,
 ) -> int:
     from .github_pr import COMMENT_MARKER, GitHubError
@@ -549,7 +548,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
     out, err = sys.stdout, sys.stderr
     try:
         settings = Settings.from_environ(env)
-        return run(settings, out, err)
+        return run(settings, out)
     except (ActionError, ConfigError, mf.ManifestError, TreeError) as exc:
         message = str(exc)
         print(annotation("error", message), file=out)

@@ -7,6 +7,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field, fields
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -127,9 +128,7 @@ class Config:
         return path.lower().endswith(self.extensions)
 
     def is_excluded(self, path: str) -> bool:
-        from fnmatch import fnmatchcase
-
-        return any(fnmatchcase(path, pattern) for pattern in self.exclude)
+        return bool(self.exclude) and any(fnmatchcase(path, pattern) for pattern in self.exclude)
 
     def counterparts(self, path: str) -> list[tuple[str, str]]:
         """Every rule that fits, in rule order: (side of ``path``, counterpart path)."""

@@ -8,6 +8,7 @@ import re
 import stat
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .config import Config
@@ -83,9 +84,7 @@ def _listing(root: Path, config: Config) -> tuple[list[str], frozenset[str]]:
         candidates: Iterable[str] = sorted(set(p for p in listed.split("\0") if p))
     else:
         candidates, regular = _walk_typed(root)
-    if config.exclude:
-        return [p for p in candidates if config.is_markdown(p) and not config.is_excluded(p)], regular
-    return [p for p in candidates if config.is_markdown(p)], regular
+    return [p for p in candidates if config.is_markdown(p) and not config.is_excluded(p)], regular
 
 
 def _walk(root: Path) -> list[str]:
@@ -223,8 +222,13 @@ def read_file(root: Path, rel: str, limit: int | None = None) -> bytes | Notice 
         raise TreeError(f"{rel}: cannot read ({exc.strerror or exc}); fix or exclude the file") from None
 
 
+@lru_cache(maxsize=8)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
 def _inside(real: str, root: Path) -> bool:
-    top = os.path.realpath(root)
+    top = _real_root(os.fspath(root))
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
