@@ -27,9 +27,13 @@ RUN python3 -m venv /opt/venv \
 # Runs as root on purpose: on GitHub-hosted runners the mounted workspace and the
 # GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files belong to the runner, and a non-root user
 # cannot write them. GitHub sets the working directory to /github/workspace itself.
-# (Metadata before the source COPYs: a source change then rebuilds only the last two layers.)
+# (Metadata before the source COPYs: a source change then rebuilds only the last three layers.)
 WORKDIR /github/workspace
 ENTRYPOINT ["/opt/venv/bin/python", "/app/entrypoint.py"]
 
 COPY entrypoint.py /app/entrypoint.py
 COPY src/ /app/src/
+# PYTHONDONTWRITEBYTECODE means a run never writes bytecode, so without this every run
+# would compile the package first (measured in the image: 0.05 s of each run).
+# unchecked-hash: the image never changes, so its sources' timestamps need no checking.
+RUN /opt/venv/bin/python -m compileall -q --invalidation-mode unchecked-hash /app/src

@@ -15,6 +15,19 @@ BASE = CORPUS / "slime-docs-44d29ee59"
 SEED = SHARED / "spec" / "seed-catalogue.md"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The CLI's extraction cache goes to a directory of this run, never to the user's home.
+
+    One directory for the whole run, so that the many tests that check a tree twice, or the
+    same documents again, exercise the cached path too.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DOCSNIPPETS_CACHE_DIR", str(tmp_path_factory.mktemp("extraction-cache")))
+        patch.delenv("DOCSNIPPETS_NO_CACHE", raising=False)
+        yield
+
+
 def _need(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (../shared is not beside the checkout)")

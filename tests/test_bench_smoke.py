@@ -27,15 +27,17 @@ def test_bench_smoke_runs_and_prints_the_tables():
         "mode parse-all",
         "mode read-and-search",
         "mode update",
+        "mode update cached",
         "mode check",
         "mode check --changed",
         "mode check in-process",
         "mode check --changed in-process",
     }
     if HEAD.is_dir():
-        expected |= {"mode import markdown_it", "mode slime check"}
+        expected |= {"mode import markdown_it", "mode slime check cached", "mode slime check cold"}
+        expected |= {"mode slime parse floor"}
     assert expected <= modes, done.stdout
     goals = [line for line in lines if line.startswith("goal ") and not line.endswith(" met")]
-    assert len(goals) == 7, done.stdout
+    assert len(goals) == 9, done.stdout
     # Every goal row ends with a verdict, whatever it is on a 40-file tree.
     assert all(line.split()[-1] in ("yes", "NO", "-") for line in goals), done.stdout

@@ -76,3 +76,39 @@ def test_counterpart_without_snippets_makes_missing():
     assert inv.missing() == [0]
     inv = pair_up(snippets, {"docs/en/p.md"}, CFG)
     assert inv.missing() == []
+
+
+def test_a_partial_check_aligns_only_the_touched_file_pairs(make_tree, monkeypatch):
+    """--changed costs what the change costs: untouched file pairs keep the manifest's pairs."""
+    from docsnippets import classify, engine
+
+    def page(n: int, comment: str, arg: int) -> str:
+        return fence(f"async def a{n}():\n    await x()  # {comment}\n") + fence(f"await y{n}({arg})\n")
+
+    files = {}
+    for n in range(3):
+        files[f"docs/en/p{n}.md"] = page(n, "one", 1)
+        files[f"docs/zh/p{n}.md"] = page(n, "一", 2)
+    files["docs/en/alone.md"] = fence("await alone()\n")
+    files["docs/zh/alone.md"] = "no code here\n"
+    root = make_tree(files).resolve()
+    manifest = root / "m.json"
+    engine.update(root, CFG, manifest, repository=None, commit=None)
+    edited = "docs/zh/p1.md"
+    (root / edited).write_text(page(1, "一", 3), encoding="utf-8")
+
+    seen: list[str] = []
+    digest = classify.code_digest
+
+    def recording(body: str) -> str:
+        seen.append(body)
+        return digest.__wrapped__(body)
+
+    monkeypatch.setattr(classify, "code_digest", recording)
+    partial = engine.check(root, CFG, manifest, changed=[edited])
+    assert seen and all("a1()" in body or "y1(" in body for body in seen), seen
+    monkeypatch.undo()
+    full = engine.check(root, CFG, manifest)
+    assert partial.report == full.report and partial.inventory.pairs == full.inventory.pairs
+    assert [p.relation for p in full.inventory.pairs] == ["comments", "diverged"] * 3
+    assert not partial.report.fresh

@@ -22,13 +22,15 @@ import io
 import os
 import re
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from docsnippets import engine, fences
+from docsnippets import classify, engine, fences
 from docsnippets import manifest as mf
+from docsnippets.cache import SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_bytes, snippets_from_text
@@ -295,6 +297,22 @@ def test_structured_markdown_gives_exactly_the_fences_written(doc, eol, bom):
     assert [(f.info, body_lines(f.body), f.fence_lines, f.closed) for f in found] == expected
 
 
+@PROFILE
+@given(st.one_of(noisy_doc, structured_doc().map(lambda d: _render(d[0], "\n", False))))
+def test_a_cached_extraction_is_the_parsed_one(text):
+    data = text.encode("utf-8", "surrogatepass")
+    parsed = snippets_from_bytes("docs/a.md", data, CFG)
+    with tempfile.TemporaryDirectory() as tmp:
+        first = snippets_from_bytes("docs/a.md", data, CFG, memo=SnippetCache(Path(tmp), CFG))
+        warm = SnippetCache(Path(tmp), CFG)
+        second = snippets_from_bytes("docs/b.md", data, CFG, memo=warm)
+        assert warm.hits == len(list(Path(tmp).glob("*/*.json")))
+    assert first == parsed
+    assert second == snippets_from_bytes("docs/b.md", data, CFG)
+    assert second[0] == [replace(s, file="docs/b.md") for s in parsed[0]]
+    assert [s.code_digest for s in second[0]] == [classify.code_digest(s.body) for s in parsed[0]]
+
+
 # --- manifest and check ------------------------------------------------------------------------
 
 PATHS = ["docs/en/a.md", "docs/zh/a.md", "guide.md", "guide_zh.md", "docs/en/b.md", "docs/zh/b.md", "注释/说明 x.md"]
@@ -342,6 +360,26 @@ def test_check_against_own_fresh_manifest_is_fresh(files):
         assert not result.manifest_missing
         partial = engine.check(root, CFG, manifest, changed=sorted(files))
         assert partial.report.fresh, partial.report.reasons
+
+
+@TREE_PROFILE
+@given(tree_files, st.sampled_from(PATHS), _any_doc())
+def test_a_partial_check_agrees_with_a_full_one(files, path, text):
+    """After editing one file, --changed with that file reports exactly what a full check does."""
+    assume(not any(too_deep(t) for t in [*files.values(), text]))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).resolve()
+        _write_tree(root, files)
+        manifest = root / mf.DEFAULT_NAME
+        engine.update(root, CFG, manifest, repository=None, commit=None)
+        _write_tree(root, {path: text})
+        full = engine.check(root, CFG, manifest)
+        partial = engine.check(root, CFG, manifest, changed=[path])
+        # Untouched files are not read again, so their warnings (a binary page, say) are not
+        # repeated; everything else is the same.
+        assert set(partial.report.notices) <= set(full.report.notices)
+        assert replace(partial.report, notices=()) == replace(full.report, notices=())
+        assert partial.inventory.pairs == full.inventory.pairs
 
 
 @TREE_PROFILE

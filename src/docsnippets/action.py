@@ -541,7 +541,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
     if argv:
         from .cli import main as cli_main
 
-        return cli_main(list(argv))
+        return cli_main(list(argv), environ=environ)
     import os
 
     env = os.environ if environ is None else environ

@@ -6,6 +6,7 @@ Everything here reads tokens or calls ``compile()``; nothing is ever executed.
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import re
 import textwrap
@@ -31,6 +32,8 @@ _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
 
 @dataclass(frozen=True)
 class Status:
+    """A syntax status, with the compiler's message and line when it is ``syntax-error``."""
+
     status: str
     message: str | None = None
     line: int | None = None
@@ -267,6 +270,16 @@ def _comparable(body: str) -> tuple[tuple[int, int, str], ...]:
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
     """The token stream with comments, docstrings and layout removed (for pair relations)."""
     return tuple((kind, text) for _, kind, text in _comparable(body))
+
+
+@lru_cache(maxsize=4096)
+def code_digest(body: str) -> str:
+    """SHA-256 of :func:`comparable_tokens`: equal for the same code, and small enough to cache.
+
+    Bodies are aligned and related by this equality, so a run that takes its snippets from
+    the cache, digests included, need not tokenize them again.
+    """
+    return hashlib.sha256(repr(comparable_tokens(body)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=4096)

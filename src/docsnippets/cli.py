@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import __version__, engine, render
 from . import manifest as mf
+from .cache import CacheSettings, SnippetCache
 from .config import Config, ConfigError
 from .config import load as load_config
 from .tree import TreeError, check_root, git_source
@@ -22,7 +24,25 @@ class UsageError(Exception):
     pass
 
 
+def _terminal_columns() -> int:
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+    except (OSError, ValueError):
+        return 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    # argparse builds a formatter for every add_argument, and without a width it imports
+    # shutil (and compression modules) to ask for the terminal's: a few ms of every start.
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=max(_terminal_columns() - 2, 40))
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}; see `{self.prog} --help`")
 
@@ -41,8 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--config", type=Path, help="YAML config (default: <root>/.docsnippets.yml if present)")
 
+    def cached(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--cache-dir",
+            type=Path,
+            help="where parsed files are remembered (default: $DOCSNIPPETS_CACHE_DIR, else ~/.cache/docsnippets)",
+        )
+        p.add_argument("--no-cache", action="store_true", help="parse every file, read and write no cache")
+
     up = sub.add_parser("update", help="write the manifest from the tree")
     common(up)
+    cached(up)
     up.add_argument("--repository", help="owner/name for permalinks (default: config, then git remote)")
     up.add_argument("--commit", help="commit the Markdown is at (default: HEAD when the tree is clean)")
     up.add_argument("--force", action="store_true", help="rewrite even if only source/permalinks differ")
@@ -50,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ck = sub.add_parser("check", help="compare the tree with the manifest (exit 1 when stale)")
     common(ck)
+    cached(ck)
     ck.add_argument(
         "--changed",
         nargs="+",
@@ -76,7 +106,14 @@ def _config(args: argparse.Namespace, root: Path) -> Config:
     return load_config(args.config, root)
 
 
-def cmd_update(args: argparse.Namespace, out: TextIO) -> int:
+def _memo(args: argparse.Namespace, config: Config, settings: CacheSettings) -> SnippetCache | None:
+    directory = args.cache_dir if args.cache_dir is not None else settings.directory
+    if args.no_cache or directory is None:
+        return None
+    return SnippetCache(directory, config)
+
+
+def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     root = check_root(args.root)
     config = _config(args, root)
     path = _manifest_path(args, root)
@@ -85,7 +122,8 @@ def cmd_update(args: argparse.Namespace, out: TextIO) -> int:
     source = git_source(root, config)
     repository = args.repository or source.repository
     commit = args.commit or source.commit
-    result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force)
+    memo = _memo(args, config, settings)
+    result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force, memo=memo)
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
     s = result.data["summary"]
@@ -98,14 +136,15 @@ def cmd_update(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FRESH
 
 
-def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     root = check_root(args.root)
     config = _config(args, root)
     path = _manifest_path(args, root)
     changed = None
     if args.changed is not None or args.files:
         changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
-    result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines)
+    memo = _memo(args, config, settings)
+    result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines, memo=memo)
     report = result.report
     for notice in report.notices:
         print(f"docsnippets: warning: {render.visible(notice)}", file=sys.stderr)
@@ -124,7 +163,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FRESH if report.fresh else EXIT_STALE
 
 
-def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     root = check_root(args.root)
     path = _manifest_path(args, root)
     data = mf.load(path)
@@ -143,11 +182,12 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 COMMANDS = {"update": cmd_update, "check": cmd_check, "render": cmd_render}
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
     out = out if out is not None else sys.stdout
     try:
+        settings = CacheSettings.from_environ(os.environ if environ is None else environ)
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args, out)
+        return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
     except (ConfigError, mf.ManifestError, TreeError) as exc:

@@ -19,6 +19,8 @@ from .records import DIVERGED, MISSING, Inventory, Snippet
 
 @dataclass(frozen=True)
 class Change:
+    """One snippet before and after, with its manifest ids on each side."""
+
     before: Snippet
     after: Snippet
     before_id: str
@@ -27,6 +29,8 @@ class Change:
 
 @dataclass(frozen=True)
 class Desync:
+    """An out-of-sync pair (``diverged``) or a snippet whose counterpart has none (``missing``)."""
+
     relation: str
     sides: tuple[Snippet, ...]
     indices: tuple[int, ...]
@@ -40,6 +44,8 @@ class Desync:
 
 @dataclass(frozen=True)
 class Report:
+    """Manifest against tree: the verdict with its reasons, and every difference by kind."""
+
     fresh: bool
     reasons: tuple[str, ...]
     summary: dict[str, Any]

@@ -104,6 +104,8 @@ class PairRule:
 
 @dataclass(frozen=True)
 class Config:
+    """Every setting, defaults from the specification; ``source`` names the file they came from."""
+
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     modules: tuple[str, ...] = DEFAULT_MODULES
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS

@@ -13,7 +13,8 @@ from typing import Any
 from . import manifest as mf
 from .compare import Report, compare
 from .config import Config
-from .pairs import pair_up
+from .extract import Memo
+from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
 from .tree import TreeError, exists_markdown, scan_files, scan_tree
 
@@ -29,6 +30,8 @@ class Scanned:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """A check's report, plus what the Action needs to say more: the tree as scanned, the touched files."""
+
     report: Report
     inventory: Inventory
     manifest_missing: bool
@@ -71,8 +74,8 @@ def touched_files(root: Path, changed: Iterable[str], config: Config, known: Ite
     return sorted(out)
 
 
-def scan_touched(root: Path, config: Config, touched: list[str]) -> Scanned:
-    snippets, notices, present = scan_files(root, touched, config)
+def scan_touched(root: Path, config: Config, touched: list[str], memo: Memo | None = None) -> Scanned:
+    snippets, notices, present = scan_files(root, touched, config, memo=memo)
     return Scanned(tuple(snippets), tuple(notices), frozenset(present))
 
 
@@ -93,7 +96,21 @@ def partial_inventory(
         for _, other in config.counterparts(f):
             if other not in touched_set and other not in files and exists_markdown(root, other, config):
                 files.add(other)
-    return pair_up([*kept, *fresh], files, config, notices)
+    return pair_up([*kept, *fresh], files, config, notices, settled=_settled_pairs(base, touched_set))
+
+
+def _settled_pairs(base: Inventory, touched: set[str]) -> Settled:
+    """``base``'s pairs between files that were not touched: their snippets are base's too."""
+    out: dict[frozenset[str], list[tuple[tuple[str, int], tuple[str, int], str]]] = {}
+    for file, other in base.counterparts:
+        if other is not None and file not in touched and other not in touched:
+            out[frozenset((file, other))] = []
+    for pair in base.pairs:
+        en, zh = base.snippets[pair.en], base.snippets[pair.zh]
+        group = out.get(frozenset((en.file, zh.file)))
+        if group is not None:
+            group.append((en.key, zh.key, pair.relation))
+    return out
 
 
 def check(
@@ -103,17 +120,18 @@ def check(
     *,
     changed: list[str] | None = None,
     strict_lines: bool = False,
+    memo: Memo | None = None,
 ) -> CheckResult:
     data = mf.load(manifest_path)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
-        scanned = scan_touched(root, config, touched)
+        scanned = scan_touched(root, config, touched, memo)
         current = partial_inventory(root, config, recorded, touched, scanned)
     else:
         touched = None
         scanned = None
-        current = scan_tree(root, config)
+        current = scan_tree(root, config, memo=memo)
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if data is None:
@@ -136,6 +154,8 @@ def _comparable(data: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class UpdateResult:
+    """The manifest data, and whether the file had to be rewritten."""
+
     data: dict[str, Any]
     written: bool
     inventory: Inventory
@@ -149,9 +169,10 @@ def update(
     repository: str | None,
     commit: str | None,
     force: bool = False,
+    memo: Memo | None = None,
 ) -> UpdateResult:
     """Rewrite the manifest unless only its source/permalinks would change (keeps hooks quiet)."""
-    inventory = scan_tree(root, config)
+    inventory = scan_tree(root, config, memo=memo)
     data = mf.build(inventory, config, repository, commit)
     try:
         old = mf.load(manifest_path)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from . import classify
 from .config import Config
@@ -99,6 +101,8 @@ def _needles(words: set[bytes]) -> tuple[bytes, ...]:
 
 @dataclass(frozen=True)
 class _Plan:
+    """What the prefilter searches for, derived once per selection settings."""
+
     needles: tuple[bytes, ...]  # searched in the whole file
     words: tuple[bytes, ...]  # searched in what could be a body
     text_words: tuple[str, ...]
@@ -168,6 +172,14 @@ def may_contain_snippet(data: bytes, config: Config) -> bool:
     return False
 
 
+class Memo(Protocol):
+    """Earlier extraction results by file content (cache.SnippetCache is the one in use)."""
+
+    def get(self, path: str, file_sha256: str) -> list[Snippet] | None: ...
+
+    def put(self, file_sha256: str, snippets: Sequence[Snippet]) -> None: ...
+
+
 def decode(path: str, data: bytes) -> tuple[str | None, Notice | None]:
     """UTF-8 text (a BOM is allowed) or a notice saying why the file was skipped."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -185,7 +197,7 @@ def decode(path: str, data: bytes) -> tuple[str | None, Notice | None]:
 
 
 def snippets_from_bytes(
-    path: str, data: bytes, config: Config, *, prefilter: bool = True
+    path: str, data: bytes, config: Config, *, prefilter: bool = True, memo: Memo | None = None
 ) -> tuple[list[Snippet], list[Notice]]:
     if len(data) > config.max_file_bytes:
         return [], [
@@ -207,11 +219,18 @@ def snippets_from_bytes(
     if text is None:
         return [], [notice] if notice else []
     file_sha = hashlib.sha256(data).hexdigest()
+    if memo is not None:
+        known = memo.get(path, file_sha)
+        if known is not None:
+            return known, []
     try:
-        return snippets_from_text(path, text, config, file_sha), []
+        found = snippets_from_text(path, text, config, file_sha)
     except NestingError as exc:
         # Only worth a word when a selected block could be among what cannot be parsed.
         return [], [Notice(path, str(exc))] if may_contain_snippet(data, config) else []
+    if memo is not None:
+        memo.put(file_sha, found)
+    return found, []
 
 
 def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = "") -> list[Snippet]:

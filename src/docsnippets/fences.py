@@ -11,9 +11,11 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it is imported when a file is parsed: a cached run never needs it
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 BOM = "\ufeff"
 # A blockquote marker with whatever container indentation precedes it (a quote nested in a
@@ -63,6 +65,8 @@ def normalize(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     # Only block structure matters: inline parsing is skipped, which also makes it cheaper.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
     return md.disable(["inline", "text_join"], ignoreInvalid=True)

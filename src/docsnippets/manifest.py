@@ -43,6 +43,18 @@ def permalink(server_url: str, repository: str, commit: str, snippet: Snippet) -
     return f"{server_url}/{repository}/blob/{commit}/{quote(snippet.file)}#L{first}-L{last}"
 
 
+def fence_fields(s: Snippet) -> dict[str, Any]:
+    """Where a snippet stands and what was found in it, as the manifest (and the cache) store it."""
+    return {
+        "fence_lines": list(s.fence_lines),
+        "code_lines": list(s.code_lines),
+        "info": s.info,
+        "markers": list(s.markers),
+        "modules": list(s.modules),
+        "status": s.status,
+    }
+
+
 def summarize(inv: Inventory) -> dict[str, Any]:
     statuses = Counter(s.status for s in inv.snippets)
     relations = Counter(p.relation for p in inv.pairs)
@@ -82,16 +94,7 @@ def build(
     pair_of = inv.pair_of()
     snippets: list[dict[str, Any]] = []
     for index, s in enumerate(inv.snippets):
-        entry: dict[str, Any] = {
-            "id": snippet_id(index),
-            "file": s.file,
-            "fence_lines": list(s.fence_lines),
-            "code_lines": list(s.code_lines),
-            "info": s.info,
-            "markers": list(s.markers),
-            "modules": list(s.modules),
-            "status": s.status,
-        }
+        entry: dict[str, Any] = {"id": snippet_id(index), "file": s.file, **fence_fields(s)}
         if s.status_message is not None:
             entry["status_message"] = s.status_message
         if s.status_line is not None:

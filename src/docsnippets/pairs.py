@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import TypeVar
 
@@ -40,12 +40,17 @@ def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, s
     return out
 
 
+def code_digest(snippet: Snippet) -> str:
+    """The snippet's code digest, computed only when the extraction did not bring one along."""
+    return snippet.code_digest or classify.code_digest(snippet.body)
+
+
 def relation(en: Snippet, zh: Snippet) -> str:
     if en.body == zh.body:
         return IDENTICAL
     if classify.dedent(en.body) == classify.dedent(zh.body):
         return INDENTATION
-    if classify.comparable_tokens(en.body) == classify.comparable_tokens(zh.body):
+    if code_digest(en) == code_digest(zh):
         return COMMENTS
     return DIVERGED
 
@@ -144,7 +149,12 @@ def _align_dp(
 
 def alignment_key(snippet: Snippet) -> object:
     """Equal for bodies that are the same code once comments and layout are set aside."""
-    return classify.comparable_tokens(snippet.body)
+    return code_digest(snippet)
+
+
+# File pair (as a set of its two paths) -> the aligned snippet pairs already known for it,
+# as (English snippet's key, Chinese snippet's key, relation).
+Settled = Mapping[frozenset[str], Sequence[tuple[tuple[str, int], tuple[str, int], str]]]
 
 
 def pair_up(
@@ -152,9 +162,15 @@ def pair_up(
     files: Collection[str],
     config: Config,
     notices: Sequence[Notice] = (),
+    settled: Settled | None = None,
 ) -> Inventory:
-    """Sort the snippets, pair the files that exist in ``files`` and align their snippets."""
+    """Sort the snippets, pair the files that exist in ``files`` and align their snippets.
+
+    File pairs in ``settled`` take the pairs given there instead of being aligned again (a
+    check of a few changed files reuses the manifest's pairs for the files it did not touch).
+    """
     ordered = tuple(sorted(snippets, key=lambda s: s.key))
+    index_of = {s.key: i for i, s in enumerate(ordered)} if settled else {}
     by_file: dict[str, list[int]] = {}
     for index, snippet in enumerate(ordered):
         by_file.setdefault(snippet.file, []).append(index)
@@ -170,6 +186,10 @@ def pair_up(
         if pair is None or pair in done:
             continue
         done.add(pair)
+        known = _settled(settled, pair, index_of, ordered) if settled else None
+        if known is not None:
+            pairs.extend(known)
+            continue
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
         matches = align([ordered[i] for i in en_idx], [ordered[i] for i in zh_idx], similarity, key=alignment_key)
         for a, b in matches:
@@ -177,3 +197,19 @@ def pair_up(
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
     pairs.sort(key=lambda p: (p.en, p.zh))
     return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
+
+
+def _settled(
+    settled: Settled, pair: tuple[str, str], index_of: dict[tuple[str, int], int], ordered: Sequence[Snippet]
+) -> list[Pair] | None:
+    """The known pairs of a file pair, or None (align it) when they do not fit these snippets."""
+    known = settled.get(frozenset(pair))
+    if known is None:
+        return None
+    out: list[Pair] = []
+    for en_key, zh_key, rel in known:
+        en, zh = index_of.get(en_key), index_of.get(zh_key)
+        if en is None or zh is None or (ordered[en].file, ordered[zh].file) != pair:
+            return None
+        out.append(Pair(en, zh, rel))
+    return out

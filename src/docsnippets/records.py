@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 IDENTICAL = "identical"
@@ -30,6 +30,8 @@ class Snippet:
     file_sha256: str
     status_message: str | None = None
     status_line: int | None = None
+    # classify.code_digest of the body when already known (from the cache); not part of identity.
+    code_digest: str = field(default="", compare=False, repr=False)
 
     @property
     def key(self) -> tuple[str, int]:

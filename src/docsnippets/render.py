@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from .compare import Change, Desync, Report
 from .records import Snippet
@@ -117,6 +116,8 @@ class Links:
     commit: str
 
     def lines(self, snippet: Snippet) -> str:
+        from urllib.parse import quote  # links only: the CLI's text report never needs it
+
         first, last = snippet.code_lines
         path = quote(snippet.file, safe="/")
         return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
@@ -172,6 +173,8 @@ def report_text(report: Report, manifest_name: str = "documentation-snippets.jso
 
 @dataclass(frozen=True)
 class CommentContext:
+    """What the comment needs besides the report: names, links, the fix, the base comparison."""
+
     marker: str
     manifest_name: str = "documentation-snippets.json"
     manifest_path: str = "documentation-snippets.json"

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .config import Config
-from .extract import snippets_from_bytes
+from .extract import Memo, snippets_from_bytes
 from .pairs import pair_up
 from .records import Inventory, Notice, Snippet
 
@@ -35,6 +35,8 @@ class TreeError(Exception):
 
 @dataclass(frozen=True)
 class Source:
+    """Where permalinks point; the commit only when the Markdown is exactly as committed."""
+
     repository: str | None = None
     commit: str | None = None
 
@@ -259,10 +261,12 @@ def scan_files(
     *,
     prefilter: bool = True,
     regular: Collection[str] = frozenset(),
+    memo: Memo | None = None,
 ) -> tuple[list[Snippet], list[Notice], set[str]]:
     """Extract the snippets of ``files``; also returns which of them exist as Markdown.
 
-    ``regular`` names files a directory listing just saw as regular files (a hint only).
+    ``regular`` names files a directory listing just saw as regular files (a hint only);
+    ``memo`` holds earlier results by file content (see cache.py).
     """
     snippets: list[Snippet] = []
     notices: list[Notice] = []
@@ -283,15 +287,15 @@ def scan_files(
             notices.append(data)
             continue
         present.add(rel)
-        found, problems = snippets_from_bytes(rel, data, config, prefilter=prefilter)
+        found, problems = snippets_from_bytes(rel, data, config, prefilter=prefilter, memo=memo)
         snippets.extend(found)
         notices.extend(problems)
     return snippets, notices, present
 
 
-def scan_tree(root: Path, config: Config, *, prefilter: bool = True) -> Inventory:
+def scan_tree(root: Path, config: Config, *, prefilter: bool = True, memo: Memo | None = None) -> Inventory:
     files, regular = _listing(root, config)
-    snippets, notices, present = scan_files(root, files, config, prefilter=prefilter, regular=regular)
+    snippets, notices, present = scan_files(root, files, config, prefilter=prefilter, regular=regular, memo=memo)
     return pair_up(snippets, present, config, notices)
 
 

@@ -1,0 +1,317 @@
+"""The extraction cache: a hit gives exactly what parsing gives, and anything odd is a miss."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BASE, HEAD, copy_tree
+from docsnippets import cache as cache_mod
+from docsnippets import engine, fences
+from docsnippets import manifest as mf
+from docsnippets.cache import CacheSettings, SnippetCache
+from docsnippets.cli import main
+from docsnippets.config import Config
+from docsnippets.tree import scan_tree
+
+EN = (
+    "# Hooks\n\n```python\nimport asyncio\n\nasync def hook(x):\n    await asyncio.sleep(0)  # wait\n```\n\n"
+    "- item\n\n  ```py\n  async with lock:\n      pass\n  ```\n\n> ```python\n> await f()\n> ```\n"
+)
+ZH = (
+    "# 钩子\n\n```python\nimport asyncio\n\nasync def hook(x):\n    await asyncio.sleep(0)  # 等待\n```\n\n"
+    "- 条目\n\n    ```py\n    async with lock:\n        pass\n    ```\n\n> ```python\n> await g()\n> ```\n"
+)
+FILES = {
+    "docs/en/hooks.md": EN,
+    "docs/zh/hooks.md": ZH,
+    "guide.md": "```python\nimport threading\n```\n\n```python\nprint('async')\n```\n",
+    "guide_zh.md": "```python\nimport threading\n```\n",
+    "plain.md": "```python\nx = 1  # mentions threading\n```\n",
+}
+
+
+def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object) -> None:
+        raise AssertionError("a cached run parsed Markdown")
+
+    monkeypatch.setattr(fences, "_parse", refuse)
+
+
+def test_a_cached_scan_equals_a_parsed_one_and_parses_nothing(make_tree, tmp_path, monkeypatch):
+    root = make_tree(FILES).resolve()
+    config = Config()
+    parsed = scan_tree(root, config)
+    cold = SnippetCache(tmp_path / "cache", config)
+    assert scan_tree(root, config, memo=cold) == parsed
+    assert cold.hits == 0 and len(list(cold.directory.glob("*.json"))) == 5  # plain.md too: an empty result
+
+    warm = SnippetCache(tmp_path / "cache", config)
+    _no_parsing(monkeypatch)
+    again = scan_tree(root, config, memo=warm)
+    assert warm.hits == 5
+    assert again == parsed
+    # Relations come from the cached code digests: the same pairs, relations included.
+    relations = ["comments", "indentation", "diverged", "identical"]
+    assert [p.relation for p in again.pairs] == [p.relation for p in parsed.pairs] == relations
+    assert all(s.code_digest for s in again.snippets)
+
+
+def test_the_path_is_the_callers_and_content_is_the_key(make_tree, tmp_path, monkeypatch):
+    # Two files with the same bytes share one entry; each gets its own path back.
+    root = make_tree({"a.md": EN, "b/c.md": EN}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    first = scan_tree(root, Config(), memo=memo)
+    assert memo.hits == 1 and len(list(memo.directory.glob("*.json"))) == 1
+    assert {s.file for s in first.snippets} == {"a.md", "b/c.md"}
+    # Edited content is a miss, and the new answer is the parsed one.
+    (root / "a.md").write_text(EN.replace("await f()", "await f(1)"), encoding="utf-8")
+    edited = scan_tree(root, Config(), memo=SnippetCache(tmp_path / "cache", Config()))
+    assert edited == scan_tree(root, Config())
+    assert "await f(1)\n" in [s.body for s in edited.snippets]
+
+
+def test_the_salt_covers_selection_code_and_parser(monkeypatch):
+    base = cache_mod.salt(Config())
+    assert cache_mod.salt(Config()) == base
+    assert cache_mod.salt(Config(languages=("python",))) != base
+    assert cache_mod.salt(Config(modules=("asyncio",))) != base
+    # Settings that do not change a file's extraction share entries.
+    assert cache_mod.salt(Config(exclude=("x/*",), repository="o/r")) == base
+    monkeypatch.setattr(cache_mod, "_markdown_it_fingerprint", lambda: b'__version__ = "0.0.0"\n')
+    assert cache_mod.salt(Config()) != base
+    monkeypatch.undo()
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    assert cache_mod.salt(Config()) != base
+
+
+def test_a_changed_selection_misses(make_tree, tmp_path):
+    root = make_tree(FILES).resolve()
+    scan_tree(root, Config(), memo=SnippetCache(tmp_path / "cache", Config()))
+    narrow = Config(modules=("asyncio",))
+    memo = SnippetCache(tmp_path / "cache", narrow)
+    assert scan_tree(root, narrow, memo=memo) == scan_tree(root, narrow)
+    assert memo.hits == 0
+
+
+BAD_ENTRIES = [
+    b"",
+    b"not json",
+    b"[]",
+    b'{"format": 1}',
+    b'{"format": 2, "snippets": []}',
+    b'{"format": 1, "snippets": [{"body": "x"}]}',
+    b"[" * 100_000,
+]
+
+
+@pytest.mark.parametrize("raw", BAD_ENTRIES, ids=range(len(BAD_ENTRIES)))
+def test_a_broken_entry_is_a_miss_and_is_rewritten(make_tree, tmp_path, raw):
+    root = make_tree({"docs/en/hooks.md": EN}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    truth = scan_tree(root, Config(), memo=memo)
+    (entry,) = memo.directory.glob("*.json")
+    entry.write_bytes(raw)
+    again = SnippetCache(tmp_path / "cache", Config())
+    assert scan_tree(root, Config(), memo=again) == truth
+    assert again.hits == 0 and again.misses == 1
+    assert json.loads(entry.read_bytes())["format"] == cache_mod.CACHE_FORMAT
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("fence_lines", [0, 3]),
+        ("code_lines", [1, True]),
+        ("code_lines", "1-2"),
+        ("markers", "await"),
+        ("status", "fine"),
+        ("status_line", "3"),
+        ("code_digest", "0" * 63),
+        ("code_digest", "Z" * 64),
+        ("body", None),
+    ],
+)
+def test_a_malformed_snippet_is_a_miss(make_tree, tmp_path, field, value):
+    root = make_tree({"docs/en/hooks.md": EN}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    truth = scan_tree(root, Config(), memo=memo)
+    (entry,) = memo.directory.glob("*.json")
+    data = json.loads(entry.read_bytes())
+    data["snippets"][0][field] = value
+    entry.write_text(json.dumps(data), encoding="utf-8")
+    again = SnippetCache(tmp_path / "cache", Config())
+    assert scan_tree(root, Config(), memo=again) == truth and again.hits == 0
+
+
+def test_an_unwritable_cache_only_means_no_cache(make_tree, tmp_path):
+    root = make_tree(FILES).resolve()
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be", encoding="utf-8")
+    memo = SnippetCache(blocker, Config())
+    assert scan_tree(root, Config(), memo=memo) == scan_tree(root, Config())
+    assert memo.enabled is False and blocker.is_file()
+
+
+def test_nesting_notices_are_not_cached(make_tree, tmp_path):
+    deep = "".join(f"{'  ' * i}- x\n" for i in range(fences.MAX_NESTING + 5))
+    doc = deep + "  " * (fences.MAX_NESTING + 5) + "```python\n" + "await f()\n```\n"
+    root = make_tree({"deep.md": doc}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    first = scan_tree(root, Config(), memo=memo)
+    assert first.notices and not list(memo.directory.glob("*.json"))
+    assert scan_tree(root, Config(), memo=SnippetCache(tmp_path / "cache", Config())).notices == first.notices
+
+
+def test_settings_from_the_environment(tmp_path):
+    assert CacheSettings.from_environ({"DOCSNIPPETS_CACHE_DIR": "/c"}).directory == Path("/c")
+    assert CacheSettings.from_environ({"XDG_CACHE_HOME": "/x", "HOME": "/h"}).directory == Path("/x/docsnippets")
+    assert CacheSettings.from_environ({"HOME": "/h"}).directory == Path("/h/.cache/docsnippets")
+    assert CacheSettings.from_environ({}).directory is None
+    for off, directory in (("1", None), ("true", None), ("yes", None), ("0", Path("/c")), ("", Path("/c"))):
+        env = {"DOCSNIPPETS_NO_CACHE": off, "DOCSNIPPETS_CACHE_DIR": "/c"}
+        assert CacheSettings.from_environ(env).directory == directory
+
+
+def test_cli_cache_flags(make_tree, tmp_path, capsys):
+    root = make_tree(FILES).resolve()
+    env = {"DOCSNIPPETS_CACHE_DIR": str(tmp_path / "env-cache")}
+    assert main(["update", "--root", str(root)], environ=env) == 0
+    assert len(list((tmp_path / "env-cache").glob("*/*.json"))) == 5
+    assert main(["check", "--root", str(root), "--cache-dir", str(tmp_path / "flag")], environ=env) == 0
+    assert len(list((tmp_path / "flag").glob("*/*.json"))) == 5
+    no_env = {"DOCSNIPPETS_CACHE_DIR": str(tmp_path / "no")}
+    assert main(["check", "--root", str(root), "--no-cache"], environ=no_env) == 0
+    off_env = {"HOME": str(tmp_path / "home"), "DOCSNIPPETS_NO_CACHE": "1"}
+    assert main(["check", "--root", str(root)], environ=off_env) == 0
+    assert not (tmp_path / "no").exists() and not (tmp_path / "home").exists()
+    capsys.readouterr()
+
+
+def _poison(cache_dir: Path, file: Path) -> None:
+    """A well-formed entry that says ``file`` holds one made-up snippet."""
+    memo = SnippetCache(cache_dir, Config())
+    memo.directory.mkdir(parents=True, exist_ok=True)
+    body = "await poisoned()\n"
+    entry = {
+        "format": cache_mod.CACHE_FORMAT,
+        "snippets": [
+            {
+                "fence_lines": [1, 3],
+                "code_lines": [2, 2],
+                "info": "python",
+                "markers": ["await"],
+                "modules": [],
+                "status": "needs-async-wrapper",
+                "body": body,
+                "status_message": None,
+                "status_line": None,
+                "code_digest": "0" * 64,
+            }
+        ],
+    }
+    key = hashlib.sha256(file.read_bytes()).hexdigest()
+    (memo.directory / f"{key}.json").write_text(json.dumps(entry), encoding="utf-8")
+
+
+def test_the_action_never_reads_a_cache(tmp_path):
+    """Where the CLI trusts its cache, the Action (whose home earlier PR steps could write) does not."""
+    if not HEAD.exists() or not BASE.exists():
+        pytest.skip("../shared/corpus is absent")
+    root = Path(__file__).resolve().parents[1]
+    ws = copy_tree(HEAD, tmp_path / "ws")
+    assert main(["update", "--root", str(ws), "--no-cache"]) == 0
+    home = tmp_path / "home"
+    for cache_dir in (home / ".cache" / "docsnippets", tmp_path / "xdg" / "docsnippets", tmp_path / "explicit"):
+        _poison(cache_dir, ws / "docs/en/developer_guide/trace.md")
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+        "DOCSNIPPETS_CACHE_DIR": str(tmp_path / "explicit"),
+    }
+    # The poison works on the CLI: the cache is trusted there.
+    cli = subprocess.run(
+        [sys.executable, str(root / "entrypoint.py"), "check", "--root", str(ws)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert cli.returncode == 1 and "1 snippet added; 3 snippets removed" in cli.stdout, cli.stdout + cli.stderr
+    # The Action, on a push event (no token, whole tree): fresh, the cache never consulted.
+    event = tmp_path / "event.json"
+    event.write_text("{}", encoding="utf-8")
+    action = subprocess.run(
+        [sys.executable, str(root / "entrypoint.py")],
+        env={
+            **env,
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_EVENT_NAME": "push",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_REPOSITORY": "THUDM/slime",
+            "GITHUB_WORKSPACE": str(ws),
+            "INPUT_MANIFEST": mf.DEFAULT_NAME,
+        },
+        cwd=ws,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert action.returncode == 0, action.stdout + action.stderr
+
+
+def test_cached_check_of_the_real_change(tmp_path, monkeypatch):
+    """44d29ee59's manifest against the 624b824a8 docs: the same report, cold or cached."""
+    if not HEAD.exists() or not BASE.exists():
+        pytest.skip("../shared/corpus is absent")
+    base = copy_tree(BASE, tmp_path / "base")
+    head = copy_tree(HEAD, tmp_path / "head")
+    manifest = tmp_path / "base.json"
+    engine.update(base, Config(), manifest, repository=None, commit=None)
+    plain = engine.check(head, Config(), manifest)
+    engine.check(head, Config(), manifest, memo=SnippetCache(tmp_path / "c", Config()))
+    warm = SnippetCache(tmp_path / "c", Config())
+    _no_parsing(monkeypatch)
+    cached = engine.check(head, Config(), manifest, memo=warm)
+    assert warm.hits == 14
+    assert cached.report == plain.report and cached.inventory == plain.inventory
+    assert (len(plain.report.changed), len(plain.report.moved)) == (4, 5)
+
+
+def test_a_cached_check_never_imports_markdown_it(make_tree, tmp_path):
+    """What makes a repeated check start fast: no parser import at all (timed in bench/run.py)."""
+    root = make_tree(FILES).resolve()
+    env = {"DOCSNIPPETS_CACHE_DIR": str(tmp_path / "c"), "PATH": "/usr/bin:/bin"}
+    assert main(["update", "--root", str(root)], environ=env, out=open(os.devnull, "w")) == 0  # noqa: SIM115
+
+    def imports_parser(*flags: str) -> bool:
+        code = (
+            "import sys; from docsnippets.cli import main; "
+            f"rc = main(['check', '--root', {str(root)!r}, *{list(flags)!r}]); "
+            "print('markdown_it' in sys.modules, rc)"
+        )
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+        flag, rc = done.stdout.split()[-2:]
+        assert rc == "0", done.stdout + done.stderr
+        return flag == "True"
+
+    assert not imports_parser()
+    assert imports_parser("--no-cache")
+
+
+def test_an_entry_that_is_not_a_regular_file_is_a_miss(make_tree, tmp_path):
+    root = make_tree({"docs/en/hooks.md": EN}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    truth = scan_tree(root, Config(), memo=memo)
+    (entry,) = memo.directory.glob("*.json")
+    entry.unlink()
+    os.mkfifo(entry)  # a reader that opened it for reading would wait forever
+    again = SnippetCache(tmp_path / "cache", Config())
+    assert scan_tree(root, Config(), memo=again) == truth and again.hits == 0
