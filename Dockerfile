@@ -7,7 +7,10 @@
 FROM python:3.12.15-slim-bookworm
 
 # The package is importable from /app/src without being installed; /opt/venv comes first.
+# No extraction cache, also when the image runs as the CLI: on a runner its home directory
+# (/github/home) is shared with the job's other steps, which may have run PR code.
 ENV PYTHONDONTWRITEBYTECODE=1 \
+    DOCSNIPPETS_NO_CACHE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \

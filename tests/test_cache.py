@@ -89,6 +89,10 @@ def test_the_salt_covers_selection_code_and_parser(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(sys, "version", sys.version + " (another build)")
     assert cache_mod.salt(Config()) != base
+    monkeypatch.undo()
+    # The extraction code's own bytes are in it (here: one module fewer).
+    monkeypatch.setattr(cache_mod, "_EXTRACTION_CODE", cache_mod._EXTRACTION_CODE[1:])
+    assert cache_mod.salt(Config()) != base
 
 
 def test_a_changed_selection_misses(make_tree, tmp_path):
@@ -315,3 +319,25 @@ def test_an_entry_that_is_not_a_regular_file_is_a_miss(make_tree, tmp_path):
     os.mkfifo(entry)  # a reader that opened it for reading would wait forever
     again = SnippetCache(tmp_path / "cache", Config())
     assert scan_tree(root, Config(), memo=again) == truth and again.hits == 0
+
+
+def test_a_huge_body_is_cached_without_a_digest(make_tree, tmp_path, monkeypatch):
+    big = "await f()\n" + "x = 1\n" * (cache_mod.MAX_DIGEST_CHARS // 6 + 1)
+    doc = f"```python\n{big}```\n"
+    root = make_tree({"docs/en/big.md": doc, "docs/zh/big.md": doc.replace("x = 1", "x = 2", 1)}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    parsed = scan_tree(root, Config(), memo=memo)
+    stored = [json.loads(p.read_bytes()) for p in memo.directory.glob("*.json")]
+    assert [e["snippets"][0]["code_digest"] for e in stored] == ["", ""]
+    assert not list(memo.directory.glob("*.tmp"))
+    warm = SnippetCache(tmp_path / "cache", Config())
+    _no_parsing(monkeypatch)
+    again = scan_tree(root, Config(), memo=warm)
+    assert warm.hits == 2 and again == parsed
+    assert [p.relation for p in again.pairs] == [p.relation for p in parsed.pairs] == ["diverged"]
+
+
+def test_an_empty_cache_dir_is_a_usage_error(make_tree, capsys):
+    root = make_tree(FILES).resolve()
+    assert main(["check", "--root", str(root), "--cache-dir", ""]) == 2
+    assert "--cache-dir: empty path" in capsys.readouterr().err

@@ -96,3 +96,16 @@ def test_nothing_is_executed(tmp_path):
     find_markers(body)
     find_modules(body, MODULES)
     assert not target.exists()
+
+
+@pytest.mark.parametrize("body", ['await f("\\d")\n', "await f(x is 1)\n"])
+def test_status_does_not_depend_on_the_warnings_filter(body):
+    # Both lines make compile() warn; under `python -W error` that warning would become a
+    # SyntaxError, and a cached status would then depend on how the writer was started.
+    import warnings
+
+    normal = syntax_status(body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        strict = syntax_status(body)
+    assert normal == strict == classify.Status(classify.NEEDS_ASYNC_WRAPPER)

@@ -75,3 +75,11 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
         mf.write_atomic(target, "new\n")
     assert target.read_text() == "old\n"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_two_snippets_at_one_fence_are_refused():
+    data = build()
+    twin = dict(data["snippets"][0], id="DOC-009", pair=None)
+    data["snippets"].append(twin)
+    with pytest.raises(mf.ManifestError, match="same fence"):
+        mf.validate(data, "m.json")

@@ -1,3 +1,5 @@
+import pytest
+
 from docsnippets.config import Config, PairRule
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import align, file_pairs, pair_up
@@ -112,3 +114,33 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(make_tree, monkeypat
     assert partial.report == full.report and partial.inventory.pairs == full.inventory.pairs
     assert [p.relation for p in full.inventory.pairs] == ["comments", "diverged"] * 3
     assert not partial.report.fresh
+
+
+@pytest.mark.parametrize(("relation", "caught"), [("identical", True), ("indentation", True), ("comments", False)])
+def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(make_tree, relation, caught):
+    """A relation the bodies contradict makes the pair be aligned again (and the check stale).
+
+    ``comments`` against ``diverged`` cannot be told without tokenizing, so that one edit is
+    taken on trust by --changed, like every other entry of an untouched file; a full check
+    (and the Action, whenever a PR touches the manifest) still catches it.
+    """
+    import json
+
+    from docsnippets import engine
+
+    files = {
+        "docs/en/a.md": fence("await a(1)\n"),
+        "docs/zh/a.md": fence("await a(2)\n"),
+        "docs/en/b.md": fence("await b()\n"),
+        "docs/zh/b.md": fence("await b()\n"),
+    }
+    root = make_tree(files).resolve()
+    manifest = root / "m.json"
+    engine.update(root, CFG, manifest, repository=None, commit=None)
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    (pair,) = [p for p in data["pairs"] if p["relation"] == "diverged"]
+    pair["relation"] = relation
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert not engine.check(root, CFG, manifest).report.fresh
+    partial = engine.check(root, CFG, manifest, changed=["docs/en/b.md"])
+    assert partial.report.fresh is not caught

@@ -36,6 +36,10 @@ CACHE_FORMAT = 1
 # The modules whose code decides an extraction result.
 _EXTRACTION_CODE = ("fences.py", "classify.py", "extract.py", "records.py", "cache.py")
 _HEX = frozenset("0123456789abcdef")
+# Bodies up to this size get their code digest computed for the entry; a longer one is left
+# without (pairing computes it if it is ever needed), so a cold run never tokenizes a huge
+# block only to fill the cache.
+MAX_DIGEST_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -121,17 +125,21 @@ class SnippetCache:
         entry = self._entry(file_sha256) if self.enabled else None
         if entry is None:
             return
-        data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s) for s in snippets]}).encode()
-        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        import tempfile  # only a run that parsed something writes
+
+        tmp: str | None = None
         try:
+            data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s) for s in snippets]}).encode()
             self.directory.mkdir(parents=True, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            # A fresh, exclusive name: no clash between writers, never a FIFO left in the way.
+            fd, tmp = tempfile.mkstemp(prefix=f".{entry.name}.", suffix=".tmp", dir=self.directory)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.replace(tmp, entry)  # readers see no entry or a whole one, never half
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        except (OSError, ValueError, RecursionError):
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
             self.enabled = False  # read-only or full: stop trying for this run
 
 
@@ -142,7 +150,7 @@ def _entry_of(s: Snippet) -> dict[str, Any]:
         "body": s.body,
         "status_message": s.status_message,
         "status_line": s.status_line,
-        "code_digest": s.code_digest or code_digest(s.body),
+        "code_digest": s.code_digest or (code_digest(s.body) if len(s.body) <= MAX_DIGEST_CHARS else ""),
     }
 
 
@@ -169,7 +177,7 @@ def _snippets(data: Any, path: str, file_sha256: str) -> list[Snippet]:
             raise ValueError("bad snippet")
         if not (message is None or isinstance(message, str)) or not (line is None or type(line) is int):
             raise ValueError("bad status")
-        if not (isinstance(digest, str) and len(digest) == 64 and _HEX.issuperset(digest)):
+        if not (isinstance(digest, str) and (digest == "" or (len(digest) == 64 and _HEX.issuperset(digest)))):
             raise ValueError("bad digest")
         out.append(
             Snippet(

@@ -11,6 +11,7 @@ import io
 import re
 import textwrap
 import tokenize
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -156,8 +157,12 @@ def find_modules(body: str, modules: Iterable[str]) -> list[str]:
 
 
 def _compiles(source: str, flags: int = 0) -> SyntaxError | None:
+    # Warnings off: under ``-W error`` a SyntaxWarning (an invalid escape, ``is`` with a literal)
+    # would turn into a SyntaxError, and the status must not depend on how Python was started.
     try:
-        compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
         return exc
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:

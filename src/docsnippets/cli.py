@@ -47,6 +47,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}; see `{self.prog} --help`")
 
 
+def _directory(value: str) -> Path:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("empty path; name a directory, or pass --no-cache")
+    return Path(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
     parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
@@ -64,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     def cached(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--cache-dir",
-            type=Path,
+            type=_directory,
             help="where parsed files are remembered (default: $DOCSNIPPETS_CACHE_DIR, else ~/.cache/docsnippets)",
         )
         p.add_argument("--no-cache", action="store_true", help="parse every file, read and write no cache")

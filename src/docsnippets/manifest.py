@@ -291,6 +291,7 @@ def validate(data: Any, where: str) -> None:
             raise _fail(where, f"summary.{key} is missing or not a count")
     source = _validate_source(data.get("source"), where)
     ids: set[str] = set()
+    places: dict[tuple[str, int], str] = {}
     for n, entry in enumerate(data["snippets"]):
         at = f"snippets[{n}]"
         if not isinstance(entry, dict):
@@ -311,6 +312,9 @@ def validate(data: Any, where: str) -> None:
         (fence_first, fence_last), (code_first, code_last) = entry["fence_lines"], entry["code_lines"]
         if code_first != fence_first + 1 or not code_first - 1 <= code_last <= fence_last:
             raise _fail(where, f"{at}.code_lines must lie just inside its fence_lines")
+        other = places.setdefault((entry["file"], fence_first), entry["id"])
+        if other != entry["id"]:
+            raise _fail(where, f"{at}: {entry['id']} and {other} are the same fence of {entry['file']}")
         for key, kind in (("status_message", str), ("status_line", int)):
             value = entry.get(key)
             if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):

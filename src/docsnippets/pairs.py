@@ -19,6 +19,8 @@ LINE_LEVEL = 6
 # Gaps with more candidate pairs than this are aligned within a diagonal band.
 MAX_CELLS = 40_000
 MAX_BAND = 50
+# Longer pairs of token or line sequences are compared by multiset overlap only.
+MAX_RATIO_CELLS = 4_000_000
 
 
 def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
@@ -72,10 +74,21 @@ def similarity(a: Snippet, b: Snippet) -> float:
         return 0.0
     la, lb = classify.comparable_lines(a.body), classify.comparable_lines(b.body)
     if max(len(la), len(lb)) <= LINE_LEVEL:
-        return tokens.ratio()
-    by_line = SequenceMatcher(None, la, lb, autojunk=False).ratio()
+        return _ratio(tokens)
+    by_line = _ratio(SequenceMatcher(None, la, lb, autojunk=False))
     # A rename on every line leaves no equal line; the token multiset still shows kinship.
     return by_line if by_line >= MIN_SIMILARITY else tokens.quick_ratio() * 0.5
+
+
+def _ratio(matcher: SequenceMatcher[str]) -> float:
+    """``ratio()``, or its linear upper bound ``quick_ratio()`` for long sequences.
+
+    Finding matching blocks is quadratic when items repeat (a body of one line copied
+    thousands of times), so beyond MAX_RATIO_CELLS the multiset overlap has to do.
+    """
+    if len(matcher.a) * len(matcher.b) > MAX_RATIO_CELLS:
+        return matcher.quick_ratio()
+    return matcher.ratio()
 
 
 def align(
@@ -204,12 +217,25 @@ def _settled(
 ) -> list[Pair] | None:
     """The known pairs of a file pair, or None (align it) when they do not fit these snippets."""
     known = settled.get(frozenset(pair))
-    if known is None:
+    if known is None or len(index_of) != len(ordered):  # two snippets at one place: align instead
         return None
     out: list[Pair] = []
+    used: set[int] = set()
     for en_key, zh_key, rel in known:
         en, zh = index_of.get(en_key), index_of.get(zh_key)
-        if en is None or zh is None or (ordered[en].file, ordered[zh].file) != pair:
+        if en is None or zh is None or en in used or zh in used or (ordered[en].file, ordered[zh].file) != pair:
             return None
+        if not _plausible(ordered[en], ordered[zh], rel):
+            return None
+        used.update((en, zh))
         out.append(Pair(en, zh, rel))
     return out
+
+
+def _plausible(en: Snippet, zh: Snippet, rel: str) -> bool:
+    """The checks of :func:`relation` that cost no tokenizing (``comments`` vs ``diverged`` is taken on trust)."""
+    if en.body == zh.body:
+        return rel == IDENTICAL
+    if classify.dedent(en.body) == classify.dedent(zh.body):
+        return rel == INDENTATION
+    return rel in (COMMENTS, DIVERGED)
