@@ -361,6 +361,20 @@ def test_long_bodies_of_repeated_lines_in_a_pair_are_bounded(tmp_path):
     assert [p["relation"] for p in _manifest(root)["pairs"]] == ["diverged"]
 
 
+def test_many_long_bodies_of_alternating_lines_in_a_pair_are_bounded(tmp_path):
+    # Each exact comparison here is the cubic worst case of difflib (~0.05 s); 40 x 40 of them
+    # in one gap would take over a minute without the per-file-pair budget.
+    def page(period: int) -> str:
+        return "".join(
+            fence("await f()\n" + "".join(f"{'a' if (i + j) % period else 'b'} = 1\n" for i in range(150)))
+            for j in range(40)
+        )
+
+    root = write(tmp_path / "t", {"docs/en/a.md": page(3), "docs/zh/a.md": page(2)})
+    up, ck = _update_and_check(root, cpu=20)
+    assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
+
+
 def test_fifo_markdown_file_is_not_waited_on(tmp_path):
     root = write(tmp_path / "t", {"ok.md": fence("await y\n")})
     os.mkfifo(root / "pipe.md")

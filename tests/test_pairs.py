@@ -144,3 +144,16 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(make_tree
     assert not engine.check(root, CFG, manifest).report.fresh
     partial = engine.check(root, CFG, manifest, changed=["docs/en/b.md"])
     assert partial.report.fresh is not caught
+
+
+def test_exact_matching_stops_when_the_file_pairs_budget_is_spent():
+    from docsnippets.pairs import Budget, similarity
+
+    (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), CFG)
+    (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), CFG)
+    exact = similarity(a, b)
+    budget = Budget()
+    assert similarity(a, b, budget) == exact < 1.0
+    assert budget.cells < Budget().cells
+    spent = Budget(0)
+    assert similarity(a, b, spent) == 1.0  # the multiset bound: same lines, other order

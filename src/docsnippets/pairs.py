@@ -19,8 +19,11 @@ LINE_LEVEL = 6
 # Gaps with more candidate pairs than this are aligned within a diagonal band.
 MAX_CELLS = 40_000
 MAX_BAND = 50
-# Longer pairs of token or line sequences are compared by multiset overlap only.
-MAX_RATIO_CELLS = 4_000_000
+# difflib's matching is cubic at worst when items repeat (measured: 300 x 300 alternating
+# lines, 0.26 s). Sequences longer than this product are compared by multiset overlap only
+# (worst case here ~0.08 s), and one file pair spends at most MAX_PAIR_CELLS on exact ones.
+MAX_RATIO_CELLS = 40_000
+MAX_PAIR_CELLS = 500_000
 
 
 def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
@@ -57,7 +60,17 @@ def relation(en: Snippet, zh: Snippet) -> str:
     return DIVERGED
 
 
-def similarity(a: Snippet, b: Snippet) -> float:
+class Budget:
+    """What is left of one file pair's allowance of exact sequence matching (in cells)."""
+
+    def __init__(self, cells: int = MAX_PAIR_CELLS) -> None:
+        self.cells = cells
+
+    def score(self, a: Snippet, b: Snippet) -> float:
+        return similarity(a, b, self)
+
+
+def similarity(a: Snippet, b: Snippet, budget: Budget | None = None) -> float:
     """How alike two bodies are as code; comments and layout do not count.
 
     Short bodies are compared token by token, long ones line by line, which keeps the cost
@@ -74,20 +87,23 @@ def similarity(a: Snippet, b: Snippet) -> float:
         return 0.0
     la, lb = classify.comparable_lines(a.body), classify.comparable_lines(b.body)
     if max(len(la), len(lb)) <= LINE_LEVEL:
-        return _ratio(tokens)
-    by_line = _ratio(SequenceMatcher(None, la, lb, autojunk=False))
+        return _ratio(tokens, budget)
+    by_line = _ratio(SequenceMatcher(None, la, lb, autojunk=False), budget)
     # A rename on every line leaves no equal line; the token multiset still shows kinship.
     return by_line if by_line >= MIN_SIMILARITY else tokens.quick_ratio() * 0.5
 
 
-def _ratio(matcher: SequenceMatcher[str]) -> float:
-    """``ratio()``, or its linear upper bound ``quick_ratio()`` for long sequences.
+def _ratio(matcher: SequenceMatcher[str], budget: Budget | None) -> float:
+    """``ratio()``, or its linear upper bound ``quick_ratio()`` past the limits above.
 
-    Finding matching blocks is quadratic when items repeat (a body of one line copied
-    thousands of times), so beyond MAX_RATIO_CELLS the multiset overlap has to do.
+    The bound can only raise a score, so past them a long pair may align where exact
+    matching would not; it keeps a hostile page from costing minutes.
     """
-    if len(matcher.a) * len(matcher.b) > MAX_RATIO_CELLS:
+    cells = len(matcher.a) * len(matcher.b)
+    if cells > MAX_RATIO_CELLS or (budget is not None and cells > budget.cells):
         return matcher.quick_ratio()
+    if budget is not None:
+        budget.cells -= cells
     return matcher.ratio()
 
 
@@ -204,7 +220,8 @@ def pair_up(
             pairs.extend(known)
             continue
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
-        matches = align([ordered[i] for i in en_idx], [ordered[i] for i in zh_idx], similarity, key=alignment_key)
+        en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
+        matches = align(en_side, zh_side, Budget().score, key=alignment_key)
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
