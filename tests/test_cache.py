@@ -104,6 +104,15 @@ def test_a_changed_selection_misses(make_tree, tmp_path):
     assert memo.hits == 0
 
 
+def _one_entry(make_tree, tmp_path: Path) -> tuple[Path, object, Path]:
+    """A one-page tree, its parsed inventory, and the single cache entry that scan wrote."""
+    root = make_tree({"docs/en/hooks.md": EN}).resolve()
+    memo = SnippetCache(tmp_path / "cache", Config())
+    truth = scan_tree(root, Config(), memo=memo)
+    (entry,) = memo.directory.glob("*.json")
+    return root, truth, entry
+
+
 BAD_ENTRIES = [
     b"",
     b"not json",
@@ -117,10 +126,7 @@ BAD_ENTRIES = [
 
 @pytest.mark.parametrize("raw", BAD_ENTRIES, ids=range(len(BAD_ENTRIES)))
 def test_a_broken_entry_is_a_miss_and_is_rewritten(make_tree, tmp_path, raw):
-    root = make_tree({"docs/en/hooks.md": EN}).resolve()
-    memo = SnippetCache(tmp_path / "cache", Config())
-    truth = scan_tree(root, Config(), memo=memo)
-    (entry,) = memo.directory.glob("*.json")
+    root, truth, entry = _one_entry(make_tree, tmp_path)
     entry.write_bytes(raw)
     again = SnippetCache(tmp_path / "cache", Config())
     assert scan_tree(root, Config(), memo=again) == truth
@@ -143,10 +149,7 @@ def test_a_broken_entry_is_a_miss_and_is_rewritten(make_tree, tmp_path, raw):
     ],
 )
 def test_a_malformed_snippet_is_a_miss(make_tree, tmp_path, field, value):
-    root = make_tree({"docs/en/hooks.md": EN}).resolve()
-    memo = SnippetCache(tmp_path / "cache", Config())
-    truth = scan_tree(root, Config(), memo=memo)
-    (entry,) = memo.directory.glob("*.json")
+    root, truth, entry = _one_entry(make_tree, tmp_path)
     data = json.loads(entry.read_bytes())
     data["snippets"][0][field] = value
     entry.write_text(json.dumps(data), encoding="utf-8")
@@ -311,10 +314,7 @@ def test_a_cached_check_never_imports_markdown_it(make_tree, tmp_path):
 
 
 def test_an_entry_that_is_not_a_regular_file_is_a_miss(make_tree, tmp_path):
-    root = make_tree({"docs/en/hooks.md": EN}).resolve()
-    memo = SnippetCache(tmp_path / "cache", Config())
-    truth = scan_tree(root, Config(), memo=memo)
-    (entry,) = memo.directory.glob("*.json")
+    root, truth, entry = _one_entry(make_tree, tmp_path)
     entry.unlink()
     os.mkfifo(entry)  # a reader that opened it for reading would wait forever
     again = SnippetCache(tmp_path / "cache", Config())

@@ -22,6 +22,7 @@ import io
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -347,14 +348,21 @@ def _write_tree(root: Path, files: dict[str, str]) -> None:
         path.write_bytes(text.encode("utf-8", "surrogatepass"))
 
 
-@TREE_PROFILE
-@given(tree_files)
-def test_check_against_own_fresh_manifest_is_fresh(files):
+@contextlib.contextmanager
+def _updated_tree(files: dict[str, str]) -> Iterator[tuple[Path, Path]]:
+    """A temporary tree of ``files`` and the manifest ``update`` wrote for it."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp).resolve()
         _write_tree(root, files)
         manifest = root / mf.DEFAULT_NAME
         engine.update(root, CFG, manifest, repository=None, commit=None)
+        yield root, manifest
+
+
+@TREE_PROFILE
+@given(tree_files)
+def test_check_against_own_fresh_manifest_is_fresh(files):
+    with _updated_tree(files) as (root, manifest):
         result = engine.check(root, CFG, manifest)
         assert result.report.fresh, result.report.reasons
         assert not result.manifest_missing
@@ -367,11 +375,7 @@ def test_check_against_own_fresh_manifest_is_fresh(files):
 def test_a_partial_check_agrees_with_a_full_one(files, path, text):
     """After editing one file, --changed with that file reports exactly what a full check does."""
     assume(not any(too_deep(t) for t in [*files.values(), text]))
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp).resolve()
-        _write_tree(root, files)
-        manifest = root / mf.DEFAULT_NAME
-        engine.update(root, CFG, manifest, repository=None, commit=None)
+    with _updated_tree(files) as (root, manifest):
         _write_tree(root, {path: text})
         full = engine.check(root, CFG, manifest)
         partial = engine.check(root, CFG, manifest, changed=[path])

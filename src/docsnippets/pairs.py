@@ -46,7 +46,10 @@ def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, s
 
 
 def code_digest(snippet: Snippet) -> str:
-    """The snippet's code digest, computed only when the extraction did not bring one along."""
+    """Equal for bodies that are the same code once comments and layout are set aside.
+
+    Taken from the snippet when the extraction (the cache) brought one along.
+    """
     return snippet.code_digest or classify.code_digest(snippet.body)
 
 
@@ -176,11 +179,6 @@ def _align_dp(
     return out
 
 
-def alignment_key(snippet: Snippet) -> object:
-    """Equal for bodies that are the same code once comments and layout are set aside."""
-    return code_digest(snippet)
-
-
 # File pair (as a set of its two paths) -> the aligned snippet pairs already known for it,
 # as (English snippet's key, Chinese snippet's key, relation).
 Settled = Mapping[frozenset[str], Sequence[tuple[tuple[str, int], tuple[str, int], str]]]
@@ -200,6 +198,8 @@ def pair_up(
     """
     ordered = tuple(sorted(snippets, key=lambda s: s.key))
     index_of = {s.key: i for i, s in enumerate(ordered)} if settled else {}
+    if len(index_of) != len(ordered):  # two snippets at one place: align everything instead
+        settled = None
     by_file: dict[str, list[int]] = {}
     for index, snippet in enumerate(ordered):
         by_file.setdefault(snippet.file, []).append(index)
@@ -221,7 +221,7 @@ def pair_up(
             continue
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
         en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
-        matches = align(en_side, zh_side, Budget().score, key=alignment_key)
+        matches = align(en_side, zh_side, Budget().score, key=code_digest)
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
@@ -234,7 +234,7 @@ def _settled(
 ) -> list[Pair] | None:
     """The known pairs of a file pair, or None (align it) when they do not fit these snippets."""
     known = settled.get(frozenset(pair))
-    if known is None or len(index_of) != len(ordered):  # two snippets at one place: align instead
+    if known is None:
         return None
     out: list[Pair] = []
     used: set[int] = set()
