@@ -15,6 +15,7 @@ from . import manifest as mf
 from .cache import CacheSettings, SnippetCache
 from .config import Config, ConfigError
 from .config import load as load_config
+from .manifest_io import COMMIT, REPOSITORY
 from .tree import TreeError, check_root, git_source
 
 EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
@@ -53,6 +54,18 @@ def _directory(value: str) -> Path:
     return Path(value)
 
 
+def _repository(value: str) -> str:
+    if not REPOSITORY.fullmatch(value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not OWNER/NAME (letters, digits, '-', '_', '.')")
+    return value
+
+
+def _commit(value: str) -> str:
+    if not COMMIT.fullmatch(value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a commit; pass 7 to 40 hex digits")
+    return value.lower()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
     parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
@@ -78,9 +91,24 @@ def build_parser() -> argparse.ArgumentParser:
     up = sub.add_parser("update", help="write the manifest from the tree")
     common(up)
     cached(up)
-    up.add_argument("--repository", help="owner/name for permalinks (default: config, then git remote)")
-    up.add_argument("--commit", help="commit the Markdown is at (default: HEAD when the tree is clean)")
-    up.add_argument("--force", action="store_true", help="rewrite even if only source/permalinks differ")
+    up.add_argument(
+        "--repository",
+        type=_repository,
+        metavar="OWNER/NAME",
+        help="repository for permalinks (default: the config's, else the recorded one, else the origin remote)",
+    )
+    up.add_argument(
+        "--commit",
+        type=_commit,
+        metavar="SHA",
+        help="record that the Markdown is exactly at this commit and link every snippet to it "
+        "(default: keep the recorded commit, linking only the snippets unchanged since)",
+    )
+    up.add_argument(
+        "--force",
+        action="store_true",
+        help="forget the recorded source: drop its commit unless --commit is given, ask the origin remote again",
+    )
     up.add_argument("files", nargs="*", help=argparse.SUPPRESS)  # pre-commit passes file names
 
     ck = sub.add_parser("check", help="compare the tree with the manifest (exit 1 when stale)")
@@ -93,14 +121,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="only re-extract these files and their counterparts",
     )
     ck.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
-    ck.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    ck.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="report as terminal text, as the PR comment's Markdown, or as JSON (default: text)",
+    )
     ck.add_argument("files", nargs="*", help=argparse.SUPPRESS)
 
     rd = sub.add_parser("render", help="print the human catalogue of the manifest")
-    rd.add_argument("--root", type=Path, default=Path("."))
-    rd.add_argument("--manifest", type=Path)
-    rd.add_argument("--lang", choices=("zh", "en"), default="zh")
+    rd.add_argument("--root", type=Path, default=Path("."), help="docs tree (default: .)")
+    rd.add_argument("--manifest", type=Path, help="manifest path (default: <root>/documentation-snippets.json)")
+    rd.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the catalogue (default: zh)")
     rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
+
+    md = sub.add_parser(
+        "merge-driver",
+        help="git merge driver for the manifest: docsnippets merge-driver %%O %%A %%B",
+        description="Three-way merge of manifest entries by id; the result goes to CURRENT. "
+        "Exit 0 when clean, 1 on a conflict (then fix the Markdown and run `docsnippets update`).",
+    )
+    md.add_argument("base", type=Path, metavar="BASE", help="the common ancestor's manifest (git's %%O)")
+    md.add_argument("current", type=Path, metavar="CURRENT", help="this branch's manifest, overwritten (git's %%A)")
+    md.add_argument("other", type=Path, metavar="OTHER", help="the other branch's manifest (git's %%B)")
     return parser
 
 
@@ -125,14 +168,22 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     path = _manifest_path(args, root)
     if config.is_markdown(path.name):
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
-    source = git_source(root, config)
-    repository = args.repository or source.repository
-    commit = args.commit or source.commit
     memo = _memo(args, config, settings)
-    result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force, memo=memo)
+    result = engine.update(
+        root,
+        config,
+        path,
+        repository=args.repository,
+        commit=args.commit,
+        force=args.force,
+        memo=memo,
+        detect=lambda: git_source(root, config).repository,
+    )
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
-    s = result.data["summary"]
+    for note in result.notes:
+        print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
+    s = mf.summarize(result.inventory)
     verb = "wrote" if result.written else "unchanged"
     print(
         f"{verb} {path}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
@@ -175,7 +226,13 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     data = mf.load(path)
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
-    text = render.catalogue(data, args.lang)
+    if data["schema"] != mf.SCHEMA:
+        print(
+            f"docsnippets: note: {path} was written by an older docsnippets (schema {data['schema']}); "
+            "`docsnippets update` rewrites it",
+            file=sys.stderr,
+        )
+    text = render.catalogue(mf.upgrade(data, Config()), args.lang)
     if args.output is not None and args.output.resolve() == path.resolve():
         raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")
     if args.output is not None:
@@ -185,7 +242,16 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     return EXIT_FRESH
 
 
-COMMANDS = {"update": cmd_update, "check": cmd_check, "render": cmd_render}
+def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
+    from .merge_driver import merge_files
+
+    result = merge_files(args.base, args.current, args.other)
+    for line in result.messages:
+        print(f"docsnippets: {render.visible(line)}", file=sys.stderr)
+    return EXIT_FRESH if result.clean else EXIT_STALE
+
+
+COMMANDS = {"update": cmd_update, "check": cmd_check, "render": cmd_render, "merge-driver": cmd_merge_driver}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .manifest import snippet_id, summarize
+from .manifest import summarize
 from .pairs import align, similarity
 from .records import DIVERGED, MISSING, Inventory, Snippet
 
@@ -34,12 +34,9 @@ class Desync:
     relation: str
     sides: tuple[Snippet, ...]
     indices: tuple[int, ...]
+    ids: tuple[str, ...]
     counterpart_file: str | None = None
     new: bool = False
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(_sid(i) for i in self.indices)
 
 
 @dataclass(frozen=True)
@@ -61,10 +58,6 @@ class Report:
     @property
     def stale(self) -> bool:
         return not self.fresh
-
-
-def _sid(index: int) -> str:
-    return snippet_id(index)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -104,16 +97,36 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
     return mapping
 
 
+def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
+    """A snippet whose file changed is stale: its entry names a file that no longer holds it
+    (and its permalink would be dead). Moves within a file only under ``--strict-lines``."""
+    across: dict[tuple[str, str], int] = defaultdict(int)
+    within = 0
+    for c in moved:
+        if c.before.file != c.after.file:
+            across[(c.before.file, c.after.file)] += 1
+        else:
+            within += 1
+    out = [
+        f"{n} snippet{'s' if n != 1 else ''} moved to another file: {old} → {new}"
+        for (old, new), n in sorted(across.items())
+    ]
+    if strict_lines and within:
+        out.append(f"{within} snippet(s) moved (--strict-lines)")
+    return out
+
+
 def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
     entries: list[Desync] = []
     members: set[int] = set()
     for pair in inv.pairs:
         if pair.relation == DIVERGED:
-            entries.append(Desync(DIVERGED, (inv.snippets[pair.en], inv.snippets[pair.zh]), (pair.en, pair.zh)))
+            sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
+            entries.append(Desync(DIVERGED, sides, (pair.en, pair.zh), (inv.ids[pair.en], inv.ids[pair.zh])))
             members.update((pair.en, pair.zh))
     for i in inv.missing():
         s = inv.snippets[i]
-        entries.append(Desync(MISSING, (s,), (i,), inv.counterpart_of(s.file)))
+        entries.append(Desync(MISSING, (s,), (i,), (inv.ids[i],), inv.counterpart_of(s.file)))
         members.add(i)
     entries.sort(key=lambda d: d.sides[0].key)
     return entries, members
@@ -144,14 +157,14 @@ def compare(
     """
     mapping = match(before, after)
     reverse = {j: i for i, j in mapping.items()}
-    added = tuple((_sid(j), s) for j, s in enumerate(after.snippets) if j not in reverse)
-    removed = tuple((_sid(i), s) for i, s in enumerate(before.snippets) if i not in mapping)
+    added = tuple((after.ids[j], s) for j, s in enumerate(after.snippets) if j not in reverse)
+    removed = tuple((before.ids[i], s) for i, s in enumerate(before.snippets) if i not in mapping)
     changed: list[Change] = []
     moved: list[Change] = []
     metadata: list[Change] = []
     for i, j in sorted(mapping.items(), key=lambda kv: kv[1]):
         b, a = before.snippets[i], after.snippets[j]
-        change = Change(b, a, _sid(i), _sid(j))
+        change = Change(b, a, before.ids[i], after.ids[j])
         if b.body_sha256 != a.body_sha256:
             changed.append(change)
         else:
@@ -167,8 +180,7 @@ def compare(
             reasons.append(f"{len(items)} snippet{'s' if len(items) != 1 else ''} {word}")
     if metadata:
         reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
-    if strict_lines and moved:
-        reasons.append(f"{len(moved)} snippet(s) moved (--strict-lines)")
+    reasons += _moved_reasons(moved, strict_lines)
     if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed):
         reasons.append("bilingual pair relations changed")
 
@@ -187,7 +199,7 @@ def compare(
     for d in after_desync:
         was = any(reverse[j] in before_members for j in d.indices if j in reverse)
         if relevant(d):
-            desync.append(Desync(d.relation, d.sides, d.indices, d.counterpart_file, new=not was))
+            desync.append(replace(d, new=not was))
     resync = []
     for d in before_desync:
         now = [mapping[i] for i in d.indices if i in mapping]

@@ -5,7 +5,7 @@ This is the one place that ties the file system (tree.py) to the pure stages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -136,6 +136,11 @@ def check(
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if data is None:
         report = _with_reason(report, "the manifest does not exist yet")
+    elif data["schema"] != mf.SCHEMA:
+        report = _with_reason(
+            report,
+            f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it",
+        )
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
 
 
@@ -145,20 +150,65 @@ def _with_reason(report: Report, reason: str) -> Report:
     return replace(report, fresh=False, reasons=(reason, *report.reasons))
 
 
-def _comparable(data: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **{k: v for k, v in data.items() if k != "source"},
-        "snippets": [{k: v for k, v in s.items() if k != "permalink"} for s in data["snippets"]],
-    }
+@dataclass(frozen=True)
+class Source:
+    """Where the manifest's permalinks point, and which entries may carry one."""
+
+    repository: str | None
+    commit: str | None
+    linked: mf.Linked | None  # None: every entry (the commit was given for this tree)
+    notes: tuple[str, ...] = ()
+
+
+def resolve_source(
+    old: dict[str, Any] | None,
+    config: Config,
+    *,
+    repository: str | None,
+    commit: str | None,
+    detect: Callable[[], str | None],
+    force: bool = False,
+) -> Source:
+    """Keep the recorded source unless told otherwise, so that ``update`` never rewrites
+    every entry just because the checkout moved on.
+
+    A commit is recorded only when ``--commit`` is given: a commit taken from ``HEAD`` on
+    every run would change every permalink on every branch, and two branches would then
+    conflict on every entry. Without ``--commit`` the recorded one stays, and only entries
+    whose file, lines and body are unchanged since it was recorded keep their permalink
+    (they are still true at that commit); new, edited or moved ones get none. The
+    repository is ``--repository``, else the config's, else the recorded one; the ``origin``
+    remote is asked only for a new manifest (or with ``--force``, which also drops a
+    recorded commit that ``--commit`` does not replace).
+    """
+    recorded = (old or {}).get("source") or {}
+    keep = old is not None and not force
+    notes: list[str] = []
+    repo = repository or config.repository or (recorded.get("repository") if keep else None)
+    if repo is None and not keep:
+        repo = detect()
+    elif repository is None and config.repository is None and keep:
+        remote = detect() if repo is not None else None
+        if remote is not None and remote != repo:
+            notes.append(
+                f"the manifest records repository {repo}, the origin remote is {remote}; "
+                f"pass --repository {remote} to record it"
+            )
+    if commit is not None:
+        return Source(repo, commit, None, tuple(notes))
+    if keep and recorded.get("commit"):
+        return Source(repo, recorded["commit"], mf.linked_entries(old or {}), tuple(notes))
+    return Source(repo, None, (), tuple(notes))
 
 
 @dataclass(frozen=True)
 class UpdateResult:
-    """The manifest data, and whether the file had to be rewritten."""
+    """The manifest data, whether the file had to be rewritten, and what to tell the user."""
 
     data: dict[str, Any]
     written: bool
     inventory: Inventory
+    notes: tuple[str, ...] = ()
 
 
 def update(
@@ -170,15 +220,19 @@ def update(
     commit: str | None,
     force: bool = False,
     memo: Memo | None = None,
+    detect: Callable[[], str | None] = lambda: None,
 ) -> UpdateResult:
-    """Rewrite the manifest unless only its source/permalinks would change (keeps hooks quiet)."""
-    inventory = scan_tree(root, config, memo=memo)
-    data = mf.build(inventory, config, repository, commit)
+    """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
+    old_text = mf.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
     try:
-        old = mf.load(manifest_path)
+        old = mf.parse(old_text, str(manifest_path)) if old_text is not None else None
     except mf.ManifestError:
         old = None  # a broken manifest is exactly what update is for
-    if old is not None and not force and _comparable(old) == _comparable(data):
-        return UpdateResult(old, False, inventory)
-    mf.write_atomic(manifest_path, mf.dumps(data))
-    return UpdateResult(data, True, inventory)
+    inventory = scan_tree(root, config, memo=memo)
+    source = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
+    data = mf.build(inventory, config, source.repository, source.commit, source.linked)
+    text = mf.dumps(data)
+    if text == old_text:
+        return UpdateResult(data, False, inventory, source.notes)
+    mf.write_atomic(manifest_path, text)
+    return UpdateResult(data, True, inventory, source.notes)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -27,7 +30,8 @@ class Snippet:
     status: str
     body: str
     body_sha256: str
-    file_sha256: str
+    # The whole file's hash, known only when read from the tree (the cache's key); not identity.
+    file_sha256: str = field(compare=False)
     status_message: str | None = None
     status_line: int | None = None
     # classify.code_digest of the body when already known (from the cache); not part of identity.
@@ -36,6 +40,37 @@ class Snippet:
     @property
     def key(self) -> tuple[str, int]:
         return (self.file, self.code_lines[0])
+
+
+SNIPPET_ID_PREFIX = "snip-"
+PAIR_ID_PREFIX = "pair-"
+ID_HEX = 12
+
+
+def _short(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:ID_HEX]
+
+
+def snippet_ids(snippets: Sequence[Snippet]) -> tuple[str, ...]:
+    """The stable id of each snippet: ``snip-`` and 12 hex digits of SHA-256 over
+    ``file NUL body_sha256 NUL occurrence``.
+
+    The occurrence counts only earlier snippets of the same file with the same body, so an
+    insertion, removal or edit anywhere else leaves every other id alone; the position in
+    the tree never enters it. ``snippets`` must be in document order within each file.
+    """
+    seen: Counter[tuple[str, str]] = Counter()
+    out: list[str] = []
+    for s in snippets:
+        key = (s.file, s.body_sha256)
+        out.append(SNIPPET_ID_PREFIX + _short(f"{s.file}\0{s.body_sha256}\0{seen[key]}"))
+        seen[key] += 1
+    return tuple(out)
+
+
+def pair_id_of(en_id: str, zh_id: str) -> str:
+    """A pair's id follows from its members' ids (English first), nothing else."""
+    return PAIR_ID_PREFIX + _short(f"{en_id}\0{zh_id}")
 
 
 @dataclass(frozen=True)
@@ -74,6 +109,11 @@ class Inventory:
     @cached_property
     def _counterpart_map(self) -> dict[str, str | None]:
         return dict(self.counterparts)
+
+    @cached_property
+    def ids(self) -> tuple[str, ...]:
+        """Stable snippet ids, index for index (see :func:`snippet_ids`)."""
+        return snippet_ids(self.snippets)
 
     def counterpart_of(self, file: str) -> str | None:
         return self._counterpart_map.get(file)

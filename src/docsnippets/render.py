@@ -339,6 +339,8 @@ _WORDS = {
         "title": "Async Python examples in the documentation",
         "source": "Source",
         "unknown": "not recorded",
+        "no_repo": "repository not recorded",
+        "no_commit": "commit not recorded",
         "counts": "{fences} fenced blocks from {files} files; {pairs} English/Chinese pairs; "
         "{examples} examples once twins are merged; {distinct} distinct bodies by SHA-256.",
         "index": "Index",
@@ -365,6 +367,8 @@ _WORDS = {
         "title": "文档中的 Python 异步示例",
         "source": "源码版本",
         "unknown": "未记录",
+        "no_repo": "未记录仓库",
+        "no_commit": "未记录提交",
         "counts": "共 {fences} 段，来自 {files} 个文件；{pairs} 对中英文示例；合并双语对应项后为 {examples} 个示例；"
         "按正文 SHA-256 去重为 {distinct} 段。",
         "index": "出处索引",
@@ -390,26 +394,47 @@ _WORDS = {
 }
 
 
-def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
-    w = _WORDS[lang]
-    summary = data["summary"]
+def _catalogue_source(data: dict[str, Any], w: dict[str, Any]) -> str:
     source = data.get("source") or {}
     repo, commit = source.get("repository"), source.get("commit")
     server = source.get("server_url") or "https://github.com"
-    out: list[str] = [f"# {w['title']}", ""]
     if repo and commit:
-        out.append(f"{w['source']}: [{code_span(commit[:12])}]({server}/{repo}/tree/{commit}) ({code_span(repo)})")
-    else:
-        out.append(f"{w['source']}: {w['unknown']}")
+        return f"{w['source']}: [{code_span(commit[:12])}]({server}/{repo}/tree/{commit}) ({code_span(repo)})"
+    if commit:
+        return f"{w['source']}: {code_span(commit[:12])} ({w['no_repo']})"
+    if repo:
+        return f"{w['source']}: {code_span(repo)} ({w['no_commit']})"
+    return f"{w['source']}: {w['unknown']}"
+
+
+def _catalogue_counts(items: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """The counts, computed here: the committed manifest holds none (they would make every change conflict)."""
+    pairs = len({e["pair"]["id"] for e in items if e.get("pair")})
+    return {
+        "fences": len(items),
+        "files": len({e["file"] for e in items}),
+        "pairs": pairs,
+        "examples": len(items) - pairs,
+        "distinct": len({e["body_sha256"] for e in items}),
+    }
+
+
+def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
+    """The catalogue of a schema-2 manifest. ``DOC-001``… and ``PAIR-01``… number the
+    snippets in document order for people; they are a view, the manifest's ids are stable."""
+    from .manifest import entries
+
+    w = _WORDS[lang]
+    sep = "、" if lang == "zh" else ", "
+    items = entries(data)
+    number = {e["id"]: f"DOC-{n + 1:03d}" for n, e in enumerate(items)}
+    pair_number: dict[str, str] = {}
+    for e in items:
+        if e.get("pair") and e["pair"]["id"] not in pair_number:
+            pair_number[e["pair"]["id"]] = f"PAIR-{len(pair_number) + 1:02d}"
+    out: list[str] = [f"# {w['title']}", "", _catalogue_source(data, w), ""]
     out += [
-        "",
-        w["counts"].format(
-            fences=summary["fences"],
-            files=summary["files"],
-            pairs=summary["pairs"],
-            examples=summary["examples"],
-            distinct=summary["distinct_bodies"],
-        ),
+        w["counts"].format(**_catalogue_counts(items)),
         "",
         w["note"],
         "",
@@ -418,20 +443,15 @@ def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
         "| " + " | ".join(w["cols"]) + " |",
         "|" + "|".join(" --- " for _ in w["cols"]) + "|",
     ]
-    for s in data["snippets"]:
-        first, last = s["code_lines"]
-        where = code_span(f"{s['file']}:{first}–{last}", in_table=True)
-        if s.get("permalink"):
-            where = f"[{where}]({s['permalink']})"
+    for s in items:
+        doc = number[s["id"]]
         cells = [
-            f"[{s['id']}](#{s['id'].lower()})",
-            where,
-            "、".join(code_span(m) for m in s["markers"])
-            if lang == "zh"
-            else ", ".join(code_span(m) for m in s["markers"]),
+            f"[{doc}](#{doc.lower()})",
+            _catalogue_where(s, in_table=True),
+            sep.join(code_span(m) for m in s["markers"]),
             ", ".join(code_span(m, in_table=True) for m in s["modules"]) or "—",
             w["statuses"].get(s["status"], s["status"]),
-            s["pair"] or "—",
+            pair_number[s["pair"]["id"]] if s.get("pair") else "—",
         ]
         out.append("| " + " | ".join(c or "—" for c in cells) + " |")
     out += [
@@ -441,20 +461,19 @@ def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
         "| " + " | ".join(w["pcols"]) + " |",
         "|" + "|".join(" --- " for _ in w["pcols"]) + "|",
     ]
-    for p in data["pairs"]:
-        members = "、".join(f"[{m}](#{m.lower()})" for m in p["snippets"])
-        out.append(f"| {p['id']} | {members} | {w['relations'].get(p['relation'], p['relation'])} |")
+    for s in items:
+        p = s.get("pair")
+        if p and p["en"] == s["id"]:
+            members = sep.join(f"[{number[m]}](#{number[m].lower()})" for m in (p["en"], p["zh"]))
+            rel = w["relations"].get(p["relation"], p["relation"])
+            out.append(f"| {pair_number[p['id']]} | {members} | {rel} |")
     out += ["", f"## {w['snippets']}", ""]
-    for s in data["snippets"]:
-        first, last = s["code_lines"]
-        where = code_span(f"{s['file']}:{first}–{last}")
-        if s.get("permalink"):
-            where = f"[{where}]({s['permalink']})"
+    for s in items:
         status = w["statuses"].get(s["status"], s["status"])
         out += [
-            f"### {s['id']}",
+            f"### {number[s['id']]}",
             "",
-            where,
+            _catalogue_where(s),
             "",
             f"{w['status_line']}{status}",
             "",
@@ -462,3 +481,9 @@ def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
             "",
         ]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _catalogue_where(s: dict[str, Any], *, in_table: bool = False) -> str:
+    first, last = s["code_lines"]
+    where = code_span(f"{s['file']}:{first}–{last}", in_table=in_table)
+    return f"[{where}]({s['permalink']})" if s.get("permalink") else where

@@ -1,0 +1,204 @@
+"""``docsnippets merge-driver %O %A %B``: a git merge driver for the manifest.
+
+Plain ``git merge`` already merges branches that changed snippets of *different* Markdown
+files (their entries are separate regions of the file). This driver handles the rest: it
+merges the entries by id, three ways. An entry deleted on one side goes; one added on one
+side comes in; line fields that both sides moved add up (both moved it by editing above it,
+which is exactly what a clean merge of the Markdown does), and an entry added on one side is
+shifted by what the other side did above it. The result is validated like any manifest
+(ids from file and body, pairs that name each other); anything that does not fit — both
+sides changed the same snippet, one pair's two members changed on different sides, the
+settings changed on both — is a conflict: the driver then leaves git's ordinary line merge
+(with conflict markers) in %A, exits 1, and says to fix the Markdown and run
+``docsnippets update``, which rewrites the manifest from the merged tree.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from . import manifest as mf
+from .config import Config
+from .manifest_io import permalink_of
+
+Entry = dict[str, Any]
+_SOFT = ("fence_lines", "code_lines", "permalink", "pair")
+
+
+@dataclass(frozen=True)
+class Merged:
+    """The merged manifest when clean, else the conflicts (one line each)."""
+
+    data: dict[str, Any] | None
+    conflicts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    clean: bool
+    messages: tuple[str, ...]
+
+
+def _pick(base: Any, ours: Any, theirs: Any) -> tuple[Any, bool]:
+    """Three-way choice of one value: (value, conflicted)."""
+    if ours == theirs or theirs == base:
+        return ours, False
+    if ours == base:
+        return theirs, False
+    return ours, True
+
+
+def _shifted(entry: Entry, delta: int) -> Entry:
+    if not delta:
+        return entry
+    out = dict(entry)
+    for key in ("fence_lines", "code_lines"):
+        out[key] = [entry[key][0] + delta, entry[key][1] + delta]
+    return out
+
+
+def _hard(entry: Entry) -> dict[str, Any]:
+    return {k: v for k, v in entry.items() if k not in _SOFT}
+
+
+def _shift_at(entry: Entry, side: dict[str, Entry], base: dict[str, Entry], other: dict[str, Entry]) -> int:
+    """How far ``other`` moved the region where ``entry`` (new on ``side``) stands: the move of
+    the last snippet before it that all three versions share."""
+    start = entry["fence_lines"][0]
+    anchors = [
+        (side[i]["fence_lines"][0], other[i]["fence_lines"][0] - base[i]["fence_lines"][0])
+        for i in side
+        if i in base and i in other and side[i]["fence_lines"][0] < start
+    ]
+    return max(anchors)[1] if anchors else 0
+
+
+def _both(sid: str, o: Entry, a: Entry, b: Entry, file: str, conflicts: list[str]) -> Entry:
+    if _hard(a) != _hard(b):
+        conflicts.append(f"{file}: snippet {sid} differs between the branches")
+    pair, clash = _pick(o.get("pair"), a.get("pair"), b.get("pair"))
+    if clash:
+        conflicts.append(f"{file}: both branches changed the pair of snippet {sid}")
+    delta = (a["fence_lines"][0] - o["fence_lines"][0]) + (b["fence_lines"][0] - o["fence_lines"][0])
+    out = _shifted({**o, **{k: v for k, v in a.items() if k not in ("fence_lines", "code_lines")}}, delta)
+    out["pair"] = pair
+    return out
+
+
+def _merge_group(file: str, groups: Sequence[dict[str, Any]], conflicts: list[str]) -> dict[str, Any] | None:
+    o, a, b = ({e["id"]: e for e in g.get("snippets", [])} for g in groups)
+    counterpart, clash = _pick(*(g.get("counterpart") for g in groups))
+    if clash:
+        conflicts.append(f"{file}: the branches give it different counterpart files")
+    merged: list[Entry] = []
+    for sid in dict.fromkeys([*o, *a, *b]):
+        if sid in a and sid in b:
+            merged.append(_both(sid, o[sid], a[sid], b[sid], file, conflicts) if sid in o else a[sid])
+        elif sid in o:
+            continue  # deleted on a side (edited there: its new body has a new id)
+        elif sid in a:
+            merged.append(_shifted(a[sid], _shift_at(a[sid], a, o, b)))
+        else:
+            merged.append(_shifted(b[sid], _shift_at(b[sid], b, o, a)))
+    if not merged:
+        return None
+    merged.sort(key=lambda e: e["fence_lines"][0])
+    for before, after in pairwise(merged):
+        if after["fence_lines"][0] <= before["fence_lines"][1]:
+            conflicts.append(f"{file}: both branches changed the snippets around line {after['fence_lines'][0]}")
+    return {"counterpart": counterpart, "snippets": merged}
+
+
+def _relinked(data: dict[str, Any]) -> dict[str, Any]:
+    """Keep a permalink only where it is still the one the merged source and lines give."""
+    for file, group in data["files"].items():
+        for n, entry in enumerate(group["snippets"]):
+            if "permalink" in entry and entry["permalink"] != permalink_of(data["source"], {**entry, "file": file}):
+                group["snippets"][n] = {k: v for k, v in entry.items() if k != "permalink"}
+    return data
+
+
+def merge(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, Any]) -> Merged:
+    """Three-way merge of schema-2 manifests (pure)."""
+    base = base if base is not None else {**ours, "files": {}}
+    conflicts: list[str] = []
+    top: dict[str, Any] = {}
+    for key in ("schema", "generator", "source", "selection"):
+        top[key], clash = _pick(base.get(key), ours.get(key), theirs.get(key))
+        if clash:
+            conflicts.append(f"both branches changed the manifest's {key}")
+    files: dict[str, Any] = {}
+    for file in sorted({*base["files"], *ours["files"], *theirs["files"]}):
+        group = _merge_group(file, [side["files"].get(file, {}) for side in (base, ours, theirs)], conflicts)
+        if group is not None:
+            files[file] = group
+    if conflicts:
+        return Merged(None, tuple(conflicts))
+    data = _relinked({**top, "files": files})
+    try:
+        mf.validate(data, "the merged manifest")
+    except mf.ManifestError as exc:
+        return Merged(None, (str(exc).split("; run `docsnippets update`")[0],))
+    return Merged(data, ())
+
+
+def _read(path: Path, config: Config) -> dict[str, Any] | None:
+    text = mf.read(path)
+    if text is None or not text.strip():
+        return None
+    return mf.upgrade(mf.parse(text, str(path)), config)
+
+
+def _line_merge(base: Path, current: Path, other: Path) -> str | None:
+    """git's own three-way line merge, with conflict markers, for a person to resolve."""
+    try:
+        done = subprocess.run(
+            [
+                "git",
+                "merge-file",
+                "-p",
+                "-L",
+                "ours",
+                "-L",
+                "base",
+                "-L",
+                "theirs",
+                str(current),
+                str(base),
+                str(other),
+            ],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.decode("utf-8", "replace") if done.returncode >= 0 else None
+
+
+def merge_files(base: Path, current: Path, other: Path) -> MergeResult:
+    """Merge the three files git hands over; the result replaces ``current`` atomically."""
+    config = Config()
+    fix = f"fix the Markdown, then run `docsnippets update` and `git add` the manifest ({current.name} is git's copy)"
+    try:
+        sides = [_read(base, config), _read(current, config), _read(other, config)]
+    except mf.ManifestError as exc:
+        merged = Merged(None, (str(exc).split("; run `docsnippets update`")[0],))
+    else:
+        ours, theirs = sides[1], sides[2]
+        if ours is None or theirs is None:
+            merged = Merged(None, ("one side has no manifest",))
+        else:
+            merged = merge(sides[0], ours, theirs)
+    if merged.data is not None:
+        mf.write_atomic(current, mf.dumps(merged.data))
+        return MergeResult(True, ())
+    text = _line_merge(base, current, other)
+    if text is not None:
+        mf.write_atomic(current, text)
+    return MergeResult(False, (*(f"merge conflict: {c}" for c in merged.conflicts), f"to resolve: {fix}"))
