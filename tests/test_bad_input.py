@@ -21,6 +21,9 @@ import pytest
 
 from docsnippets import manifest as mf
 from docsnippets.cli import main
+from docsnippets.config import Config
+from docsnippets.tree import scan_tree
+from manifest_helpers import entry_objects, rename_file, schema1
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 DOC = "# Guide\n\n```python\nasync def f():\n    return await g()\n```\n"
@@ -34,6 +37,14 @@ M = mf.DEFAULT_NAME
 def good_manifest(root: Path) -> dict:
     assert main(["update", "--root", str(root)], out=io.StringIO()) == 0
     return json.loads((root / M).read_text(encoding="utf-8"))
+
+
+def first(data: dict) -> dict:
+    return entry_objects(data)[0]
+
+
+def old_schema(root: Path) -> None:
+    (root / M).write_text(json.dumps(schema1(scan_tree(root, Config()))), encoding="utf-8")
 
 
 def manifest_text(text: str | bytes) -> Callable[[Path], None]:
@@ -137,50 +148,57 @@ CASES = [
     Case("manifest-missing", CHECK, None, 1, stdout=("does not exist yet", "docsnippets update")),
     Case("manifest-missing-render", RENDER, None, 2, (M, "not found", FIX_MANIFEST)),
     Case(
-        "not-json", CHECK, manifest_text('{"schema": 1,\n  oops}'), 2, (M, "line 2, column 3", FIX_MANIFEST), child=True
+        "not-json", CHECK, manifest_text('{"schema": 2,\n  oops}'), 2, (M, "line 2, column 3", FIX_MANIFEST), child=True
     ),
     Case("empty-file", CHECK, manifest_text(""), 2, (M, "line 1, column 1", FIX_MANIFEST)),
     Case("not-an-object", CHECK, manifest_text("[1, 2]"), 2, (M, "not a JSON object", FIX_MANIFEST)),
-    Case("not-utf8", CHECK, manifest_text(b'{"schema": 1, "x": "\xff"}'), 2, (M, "not UTF-8", FIX_MANIFEST)),
-    Case("nan", CHECK, raw_mutated('"schema": 1', '"schema": NaN'), 2, (M, "NaN", FIX_MANIFEST)),
+    Case("not-utf8", CHECK, manifest_text(b'{"schema": 2, "x": "\xff"}'), 2, (M, "not UTF-8", FIX_MANIFEST)),
+    Case("nan", CHECK, raw_mutated('"schema": 2', '"schema": NaN'), 2, (M, "NaN", FIX_MANIFEST)),
     Case(
-        "huge-int", CHECK, raw_mutated('"schema": 1', '"schema": ' + "9" * 5000), 2, (M, "not valid JSON", FIX_MANIFEST)
+        "huge-int", CHECK, raw_mutated('"schema": 2', '"schema": ' + "9" * 5000), 2, (M, "not valid JSON", FIX_MANIFEST)
     ),
     Case("deep-json", CHECK, manifest_text("[" * 100_000), 2, (M, "nested too deeply", FIX_MANIFEST), child=True),
     Case("lone-surrogate", CHECK, raw_mutated('"body": "', '"body": "\\ud800'), 2, (M, "surrogate", FIX_MANIFEST)),
     Case("schema-newer", CHECK, mutated(lambda d: d.update(schema=99)), 2, (M, "newer", "upgrade docsnippets")),
     Case("schema-unknown", CHECK, mutated(lambda d: d.update(schema=0)), 2, (M, "unknown schema", FIX_MANIFEST)),
     Case("schema-missing", CHECK, mutated(lambda d: d.pop("schema")), 2, (M, "'schema'", FIX_MANIFEST)),
-    Case("schema-string", CHECK, mutated(lambda d: d.update(schema="1")), 2, (M, "'schema'", FIX_MANIFEST)),
+    Case("schema-string", CHECK, mutated(lambda d: d.update(schema="2")), 2, (M, "'schema'", FIX_MANIFEST)),
     Case(
         "field-missing",
         CHECK,
-        mutated(lambda d: d["snippets"][0].pop("body")),
+        mutated(lambda d: first(d).pop("body")),
         2,
         (M, "snippets[0].body", FIX_MANIFEST),
     ),
     Case(
         "field-mistyped",
         CHECK,
-        mutated(lambda d: d["snippets"][0].update(code_lines="4-5")),
+        mutated(lambda d: first(d).update(code_lines="4-5")),
         2,
         (M, "snippets[0].code_lines", FIX_MANIFEST),
     ),
     Case(
         "bool-line",
         CHECK,
-        mutated(lambda d: d["snippets"][0].update(code_lines=[True, 5])),
+        mutated(lambda d: first(d).update(code_lines=[True, 5])),
         2,
         (
             M,
             "code_lines",
         ),
     ),
-    Case("snippets-not-list", CHECK, mutated(lambda d: d.update(snippets={})), 2, (M, "'snippets'", FIX_MANIFEST)),
+    Case("files-not-object", CHECK, mutated(lambda d: d.update(files=[])), 2, (M, "'files'", FIX_MANIFEST)),
+    Case(
+        "snippets-not-list",
+        CHECK,
+        mutated(lambda d: d["files"]["docs/en/g.md"].update(snippets={})),
+        2,
+        (M, "'snippets'", FIX_MANIFEST),
+    ),
     Case(
         "file-absolute",
         CHECK,
-        mutated(lambda d: d["snippets"][0].update(file="/etc/passwd")),
+        mutated(lambda d: rename_file(d, "docs/en/g.md", "/etc/passwd")),
         2,
         (M, "'/etc/passwd'", "relative path", FIX_MANIFEST),
         child=True,
@@ -188,28 +206,35 @@ CASES = [
     Case(
         "file-dotdot",
         CHECK,
-        mutated(lambda d: d["snippets"][0].update(file="docs/../../x.md")),
+        mutated(lambda d: rename_file(d, "docs/en/g.md", "docs/../../x.md")),
         2,
         (M, "'docs/../../x.md'", "without '..'", FIX_MANIFEST),
     ),
     Case(
         "id-duplicated",
         CHECK,
-        mutated(lambda d: d["snippets"][1].update(id="DOC-001")),
+        mutated(lambda d: entry_objects(d)[1].update(id=first(d)["id"])),
         2,
-        (M, "duplicated id DOC-001"),
+        (M, "is not the one its file and body give", FIX_MANIFEST),
     ),
     Case(
-        "pair-id-duplicated", CHECK, mutated(lambda d: d["pairs"].append(dict(d["pairs"][0]))), 2, (M, "duplicated id")
+        "pair-partner-absent",
+        CHECK,
+        mutated(lambda d: entry_objects(d)[1].update(pair=None)),
+        2,
+        (M, "pair partner", FIX_MANIFEST),
     ),
     Case(
         "pair-self",
         CHECK,
-        mutated(lambda d: d["pairs"][0].update(snippets=["DOC-001", "DOC-001"])),
+        mutated(lambda d: first(d)["pair"].update(zh=first(d)["id"])),
         2,
-        (M, "pairs[0].snippets", FIX_MANIFEST),
+        (M, "pair", FIX_MANIFEST),
     ),
-    Case("hash-edited", CHECK, mutated(lambda d: d["snippets"][0].update(body="x\n")), 2, (M, "edited by hand")),
+    Case("schema-1", CHECK, old_schema, 1, stdout=("older docsnippets (schema 1)", "docsnippets update")),
+    Case("schema-1-render", RENDER, old_schema, 0, ("older docsnippets (schema 1)",), stdout=("DOC-002",)),
+    Case("schema-1-update", UPDATE, old_schema, 0, stdout=("wrote",)),
+    Case("hash-edited", CHECK, mutated(lambda d: first(d).update(body="x\n")), 2, (M, "edited by hand")),
     Case(
         "manifest-directory", ("check", "--root", "{root}", "--manifest", "{root}/docs"), None, 2, ("docs", "directory")
     ),
@@ -331,7 +356,18 @@ CASES = [
         (*UPDATE, "--repository", "o/r x", "--commit", "a" * 40),
         None,
         2,
-        ("'o/r x'", "owner/name"),
+        ("'o/r x'", "OWNER/NAME", "--repository"),
+    ),
+    Case("repository-no-slash", (*UPDATE, "--repository", "slime"), None, 2, ("'slime'", "OWNER/NAME")),
+    Case("commit-not-hex", (*UPDATE, "--commit", "main"), None, 2, ("'main'", "7 to 40 hex digits")),
+    Case("commit-too-short", (*UPDATE, "--commit", "abc12"), None, 2, ("'abc12'", "7 to 40 hex digits")),
+    Case(
+        "update-manifest-directory",
+        ("update", "--root", "{root}", "--manifest", "{root}/docs"),
+        None,
+        2,
+        ("docs: is a directory", "pass the manifest file to --manifest"),
+        child=True,
     ),
     Case(
         "render-output-is-manifest",

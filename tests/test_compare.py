@@ -47,9 +47,30 @@ def test_added_and_removed():
     assert len(r.added) == 1 and len(r.removed) == 1 and not r.changed
 
 
-def test_rename_is_a_move():
-    r = compare(inv({"old.md": doc(A)}), inv({"new.md": doc(A)}))
-    assert r.fresh and len(r.moved) == 1 and r.moved[0].after.file == "new.md"
+def test_rename_is_a_move_and_stale_with_or_without_strict_lines():
+    for strict in (False, True):
+        r = compare(inv({"old.md": doc(A)}), inv({"new.md": doc(A)}), strict_lines=strict)
+        assert not r.fresh and len(r.moved) == 1 and r.moved[0].after.file == "new.md"
+        assert r.reasons == ("1 snippet moved to another file: old.md → new.md",)
+        assert r.moved[0].before_id != r.moved[0].after_id  # the id names the file
+
+
+def test_ids_do_not_depend_on_position():
+    before = inv({"x.md": doc(A, B), "y.md": doc(B)})
+    after = inv({"x.md": doc(B.replace("'k'", "'kk'"), A, B, lead=5), "y.md": doc(B)})
+    old, new = dict(zip(before.snippets, before.ids, strict=True)), dict(zip(after.snippets, after.ids, strict=True))
+    by_body = lambda ids: {(s.file, s.body): i for s, i in ids.items()}  # noqa: E731
+    assert by_body(old).items() <= by_body(new).items()  # A, B of x.md and B of y.md kept their ids
+    r = compare(before, after)
+    assert [sid for sid, _ in r.added] == [after.ids[0]]
+    assert {c.before_id for c in r.moved} == {c.after_id for c in r.moved}
+
+
+def test_identical_bodies_in_one_file_are_told_apart_by_occurrence():
+    ids = inv({"x.md": doc(A, A, B)}).ids
+    assert len(set(ids)) == 3
+    assert inv({"x.md": doc(A, A)}).ids == ids[:2]
+    assert inv({"x.md": doc(B, A, A)}).ids[1:] == ids[:2]
 
 
 def test_desync_new_and_resync():

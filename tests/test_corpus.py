@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 
+from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.fences import extract_fences
 from docsnippets.tree import scan_tree
+from manifest_helpers import pairs
 
 
 def update(root, capsys):
@@ -17,9 +19,16 @@ def update(root, capsys):
     return json.loads((root / "documentation-snippets.json").read_text(encoding="utf-8"))
 
 
+def report(root, capsys):
+    code = main(["check", "--root", str(root), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out
+    return out
+
+
 def test_head_counts(head_tree, capsys):
     data = update(head_tree, capsys)
-    s = data["summary"]
+    s = report(head_tree, capsys)["summary"]
     assert (s["fences"], s["files"], s["pairs"], s["examples"], s["distinct_bodies"]) == (
         27,
         14,
@@ -40,10 +49,10 @@ def test_head_counts(head_tree, capsys):
         "diverged": 0,
         "missing": 0,
     }
-    by_id = {x["id"]: x for x in data["snippets"]}
-    indentation = [p for p in data["pairs"] if p["relation"] == "indentation"]
+    by_id = {x["id"]: x for x in mf.entries(data)}
+    indentation = [p for p in pairs(data) if p["relation"] == "indentation"]
     assert len(indentation) == 1
-    en, zh = (by_id[i] for i in indentation[0]["snippets"])
+    en, zh = by_id[indentation[0]["en"]], by_id[indentation[0]["zh"]]
     assert en["file"] == "docs/en/get_started/usage.md" and zh["file"] == "docs/zh/get_started/usage.md"
     assert en["body"].startswith("    async def") and zh["body"].startswith("  async def")
 
@@ -51,13 +60,13 @@ def test_head_counts(head_tree, capsys):
 def test_seed_line_ranges_for_untouched_files(head_tree, capsys):
     data = update(head_tree, capsys)
     ranges = {}
-    for x in data["snippets"]:
+    for x in mf.entries(data):
         ranges.setdefault(x["file"], []).append(tuple(x["code_lines"]))
     for lang in ("en", "zh"):
         assert ranges[f"docs/{lang}/developer_guide/trace.md"] == [(60, 74), (90, 96), (107, 111)]
     assert ranges[".claude/skills/add-reward-function/SKILL.md"] == [(36, 37), (41, 42)]
     assert ranges["examples/coding_agent_rl/README.md"] == [(194, 197)]
-    first = data["snippets"][0]
+    first = mf.entries(data)[0]
     assert first["fence_lines"] == [35, 38] and first["code_lines"] == [36, 37]
 
 

@@ -28,6 +28,7 @@ from docsnippets.config import Config
 from docsnippets.extract import snippets_from_bytes, snippets_from_text
 from docsnippets.pairs import pair_up
 from docsnippets.records import Notice
+from manifest_helpers import entry_objects, pairs
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CFG = Config()
@@ -135,10 +136,10 @@ sys.addaudithook(hook)
 RUN_ALL = """
 codes = [cli.main(argv) for argv in ARGVS]
 data = manifest.load(Path(ROOT) / manifest.DEFAULT_NAME)
-for entry in data["snippets"]:
+for entry in manifest.entries(data):
     classify.syntax_status(entry["body"])
     classify.find_markers(entry["body"])
-print(codes, len(data["snippets"]))
+print(codes, len(manifest.entries(data)))
 """
 
 
@@ -208,7 +209,7 @@ def test_ten_thousand_nested_parentheses(tmp_path):
     root = write(tmp_path / "t", {"a.md": prose + fence(deep) + fence(unbalanced)})
     up, ck = _update_and_check(root, memory=1024 * MiB, cpu=60)
     assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
-    entries = _manifest(root)["snippets"]
+    entries = mf.entries(_manifest(root))
     assert [e["status"] for e in entries] == ["syntax-error", "syntax-error"]
     assert "nested parentheses" in entries[0]["status_message"]
     assert entries[0]["body"] == deep
@@ -222,7 +223,7 @@ def test_twenty_megabyte_file_is_skipped_with_a_warning_by_default(tmp_path):
     assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
     warning = [line for line in up.stderr.splitlines() if "docs/big.md" in line]
     assert len(warning) == 1 and "max_file_bytes" in warning[0] and "exclude" in warning[0]
-    assert [e["file"] for e in _manifest(root)["snippets"]] == ["small.md"]
+    assert [e["file"] for e in mf.entries(_manifest(root))] == ["small.md"]
     assert "docs/big.md" in ck.stdout + ck.stderr  # check reports the warning too
 
 
@@ -233,7 +234,7 @@ def test_twenty_megabyte_file_within_a_raised_limit_is_bounded(tmp_path):
     root = write(tmp_path / "t", {"big.md": big, ".docsnippets.yml": "max_file_bytes: 33554432\n"})
     up, ck = _update_and_check(root, memory=3072 * MiB, cpu=300)
     assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
-    assert _manifest(root)["summary"]["fences"] == big.count("```python")
+    assert len(mf.entries(_manifest(root))) == big.count("```python")
 
 
 def test_megabyte_fence(tmp_path):
@@ -241,9 +242,11 @@ def test_megabyte_fence(tmp_path):
     root = write(tmp_path / "t", {"docs/en/a.md": fence(body), "docs/zh/a.md": "# 空\n"})
     up, ck = _update_and_check(root, memory=1024 * MiB, cpu=60)
     assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
-    [entry] = _manifest(root)["snippets"]
+    [entry] = mf.entries(_manifest(root))
     assert entry["status"] == "parses" and entry["body"] == body and len(body) >= MiB - 40
-    assert entry["counterpart_file"] == "docs/zh/a.md"  # and it is "missing" there: compared, not paired
+    assert (
+        _manifest(root)["files"]["docs/en/a.md"]["counterpart"] == "docs/zh/a.md"
+    )  # and it is "missing" there: compared, not paired
 
 
 def test_block_over_max_compile_chars_is_not_compiled(monkeypatch):
@@ -278,7 +281,7 @@ def test_binary_or_non_utf8_markdown_is_a_one_line_warning(tmp_path, capsys, nam
     [warning] = [line for line in err.splitlines() if name in line]
     assert needle in warning and "skipped" in warning
     assert main(["check", "--root", str(root)]) == 0
-    assert [e["file"] for e in _manifest(root)["snippets"]] == ["ok.md"]
+    assert [e["file"] for e in mf.entries(_manifest(root))] == ["ok.md"]
 
 
 def _tree_with_non_utf8_name(tmp_path: Path) -> Path:
@@ -358,7 +361,7 @@ def test_long_bodies_of_repeated_lines_in_a_pair_are_bounded(tmp_path):
     root = write(tmp_path / "t", {"docs/en/a.md": fence(en), "docs/zh/a.md": fence(zh)})
     up, ck = _update_and_check(root, cpu=20)
     assert (up.returncode, ck.returncode) == (0, 0), up.stderr + ck.stderr
-    assert [p["relation"] for p in _manifest(root)["pairs"]] == ["diverged"]
+    assert [p["relation"] for p in pairs(_manifest(root))] == ["diverged"]
 
 
 def test_many_long_bodies_of_alternating_lines_in_a_pair_are_bounded(tmp_path):
@@ -379,7 +382,7 @@ def test_fifo_markdown_file_is_not_waited_on(tmp_path):
     root = write(tmp_path / "t", {"ok.md": fence("await y\n")})
     os.mkfifo(root / "pipe.md")
     up = cli_child("update", "--root", str(root), timeout=60)
-    assert up.returncode == 0 and [e["file"] for e in _manifest(root)["snippets"]] == ["ok.md"]
+    assert up.returncode == 0 and [e["file"] for e in mf.entries(_manifest(root))] == ["ok.md"]
 
 
 # --- 3. the PR comment is untrusted output -------------------------------------------------------
@@ -543,11 +546,11 @@ def test_catalogue_from_a_tampered_manifest_is_refused(tmp_path, capsys):
     assert main(["update", "--root", str(root), "--repository", "o/r", "--commit", "a" * 40]) == 0
     data = _manifest(root)
     tampered = [
-        ("permalink", lambda d: d["snippets"][0].update(permalink="javascript:alert(1)")),
+        ("permalink", lambda d: entry_objects(d)[0].update(permalink="javascript:alert(1)")),
         ("source.commit", lambda d: d["source"].update(commit="x) <script>alert(1)</script> (")),
         ("source.server_url", lambda d: d["source"].update(server_url="javascript:alert(1)//")),
-        (".id", lambda d: d["snippets"][0].update(id="DOC-001](javascript:alert(1))")),
-        (".pair", lambda d: d["snippets"][0].update(pair={"x": 1})),
+        (".id", lambda d: entry_objects(d)[0].update(id="DOC-001](javascript:alert(1))")),
+        (".pair", lambda d: entry_objects(d)[0].update(pair={"x": 1})),
     ]
     for needle, mutate in tampered:
         broken = json.loads(json.dumps(data))

@@ -3,9 +3,12 @@ import json
 import pytest
 
 from docsnippets import manifest as mf
+from docsnippets import manifest_io
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import pair_up
+from docsnippets.records import pair_id_of
+from manifest_helpers import entry_objects, rename_file
 
 CFG = Config()
 DOC = "# x\n\n```python\nasync def f():\n    return await g()  # 注释\n```\n"
@@ -21,9 +24,14 @@ def test_dump_is_deterministic_and_unescaped():
     assert text == mf.dumps(json.loads(text))
     assert "注释" in text and text.endswith("}\n")
     data = json.loads(text)
-    assert [s["id"] for s in data["snippets"]] == ["DOC-001", "DOC-002"]
-    assert data["pairs"] == [{"id": "PAIR-01", "relation": "identical", "snippets": ["DOC-001", "DOC-002"]}]
-    assert data["snippets"][0]["permalink"].endswith("/o/r/blob/" + "c" * 40 + "/docs/en/a.md#L4-L5")
+    assert list(data["files"]) == ["docs/en/a.md", "docs/zh/a.md"]
+    en, zh = entry_objects(data)
+    assert en["id"].startswith("snip-") and len(en["id"]) == 17 and en["id"] != zh["id"]
+    pair = {"id": pair_id_of(en["id"], zh["id"]), "relation": "identical", "en": en["id"], "zh": zh["id"]}
+    assert en["pair"] == zh["pair"] == pair
+    assert en["permalink"].endswith("/o/r/blob/" + "c" * 40 + "/docs/en/a.md#L4-L5")
+    assert '"code_lines": [4, 5],' in text  # short lists on one line
+    assert "summary" not in data and "file_sha256" not in text
 
 
 def test_roundtrip_through_inventory():
@@ -35,16 +43,22 @@ def test_roundtrip_through_inventory():
 @pytest.mark.parametrize(
     ("mutate", "needle"),
     [
-        (lambda d: d.update(schema=2), "newer"),
+        (lambda d: d.update(schema=3), "newer"),
         (lambda d: d.update(schema=0), "unknown schema"),
-        (lambda d: d.pop("snippets"), "'snippets'"),
-        (lambda d: d["snippets"][0].update(file="/etc/passwd"), "relative path"),
-        (lambda d: d["snippets"][0].update(file="../x.md"), "relative path"),
-        (lambda d: d["snippets"][1].update(id="DOC-001"), "duplicated id"),
-        (lambda d: d["snippets"][0].update(code_lines="4-5"), "code_lines"),
-        (lambda d: d["snippets"][0].pop("body"), "body"),
-        (lambda d: d["snippets"][0].update(status="fine"), "status"),
-        (lambda d: d["pairs"][0].update(snippets=["DOC-001", "DOC-404"]), "two snippet ids"),
+        (lambda d: d.pop("files"), "'files'"),
+        (lambda d: rename_file(d, "docs/en/a.md", "/etc/passwd"), "relative path"),
+        (lambda d: rename_file(d, "docs/en/a.md", "../x.md"), "relative path"),
+        (lambda d: entry_objects(d)[1].update(id=entry_objects(d)[0]["id"]), "not the one its file and body give"),
+        (lambda d: entry_objects(d)[0].update(id="snip-000000000000"), "not the one its file and body give"),
+        (lambda d: entry_objects(d)[0].update(code_lines="4-5"), "code_lines"),
+        (lambda d: entry_objects(d)[0].pop("body"), "body"),
+        (lambda d: entry_objects(d)[0].update(status="fine"), "status"),
+        (lambda d: entry_objects(d)[0]["pair"].update(zh="snip-404"), "pair partner"),
+        (lambda d: entry_objects(d)[1].update(pair=None), "pair partner"),
+        (lambda d: [e["pair"].update(relation="twins") for e in entry_objects(d)], "relation"),
+        (lambda d: [e["pair"].update(id="pair-0") for e in entry_objects(d)], "pair relation or id"),
+        (lambda d: d["files"]["docs/en/a.md"].update(counterpart=None), "counterpart"),
+        (lambda d: d["source"].update(commit="main"), "hex commit"),
     ],
 )
 def test_validation_rejects(mutate, needle):
@@ -58,7 +72,7 @@ def test_validation_rejects(mutate, needle):
 
 def test_not_json_reports_line_and_column():
     with pytest.raises(mf.ManifestError, match=r"line 2, column 1"):
-        mf.parse('{"schema": 1,\n}', "m.json")
+        mf.parse('{"schema": 2,\n}', "m.json")
     with pytest.raises(mf.ManifestError, match="not a JSON object"):
         mf.parse("[1]", "m.json")
 
@@ -70,7 +84,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(mf.os, "replace", boom)
+    monkeypatch.setattr(manifest_io.os, "replace", boom)
     with pytest.raises(OSError):
         mf.write_atomic(target, "new\n")
     assert target.read_text() == "old\n"
@@ -79,7 +93,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
 
 def test_two_snippets_at_one_fence_are_refused():
     data = build()
-    twin = dict(data["snippets"][0], id="DOC-009", pair=None)
-    data["snippets"].append(twin)
-    with pytest.raises(mf.ManifestError, match="same fence"):
+    group = data["files"]["docs/en/a.md"]["snippets"]
+    group.append(dict(group[0], pair=None))
+    with pytest.raises(mf.ManifestError, match="document order, one per fence"):
         mf.validate(data, "m.json")

@@ -69,7 +69,20 @@ def test_catalogue_has_the_seed_parts_in_both_languages():
         assert "### DOC-001" in text and "### DOC-002" in text
         assert "https://github.com/o/r/blob/" + "b" * 40 + "/docs/en/a.md#L2-L3" in text
         fences = [t for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
-        assert [f.content for f in fences] == [s["body"] for s in data["snippets"]]
+        assert [f.content for f in fences] == [s["body"] for s in mf.entries(data)]
+        assert "| PAIR-01 | [DOC-001](#doc-001)" in text
+    assert "[DOC-001](#doc-001), [DOC-002](#doc-002)" in en and "、" not in en
+    assert "[DOC-001](#doc-001)、[DOC-002](#doc-002)" in zh
+
+
+def test_catalogue_source_line_without_repository():
+    from docsnippets import manifest as mf
+
+    files = {"a.md": "```python\nawait f()\n```\n"}
+    en = render.catalogue(mf.build(inv(files), CFG, None, "c" * 40), "en")
+    assert "Source: `cccccccccccc` (repository not recorded)" in en and "not recorded)" in en
+    assert "Source: not recorded" not in en
+    assert "Source: not recorded" in render.catalogue(mf.build(inv(files), CFG), "en")
 
 
 def test_text_report_names_the_fix():

@@ -228,7 +228,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
     if data["schema"] != mf.SCHEMA:
         print(
-            f"docsnippets: note: {path} was written by an older docsnippets (schema {data['schema']}); "
+            f"docsnippets: warning: {path} was written by an older docsnippets (schema {data['schema']}); "
             "`docsnippets update` rewrites it",
             file=sys.stderr,
         )

@@ -248,9 +248,9 @@ def _check_pair(
     pair = entry.get("pair")
     if pair is None:
         return
-    at = f"snippet {sid} of {file}"
+    at = f"files[{file!r}] snippet {sid}.pair"
     if not (isinstance(pair, dict) and set(pair) == {"id", "relation", "en", "zh"} and sid in (pair["en"], pair["zh"])):
-        raise bad(f"{at}: 'pair' must be null or {{id, relation, en, zh}} naming this snippet")
+        raise bad(f"{at} must be null or {{id, relation, en, zh}} naming this snippet")
     other = pair["zh"] if pair["en"] == sid else pair["en"]
     partner = by_id.get(other) if isinstance(other, str) else None
     if partner is None or partner[1].get("pair") != pair or other == sid:
