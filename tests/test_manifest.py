@@ -97,3 +97,20 @@ def test_two_snippets_at_one_fence_are_refused():
     group.append(dict(group[0], pair=None))
     with pytest.raises(mf.ManifestError, match="document order, one per fence"):
         mf.validate(data, "m.json")
+
+
+def test_schema_1_is_read_into_the_same_inventory():
+    from manifest_helpers import schema1
+
+    inv = pair_up(
+        snippets_from_text("docs/en/a.md", DOC, CFG) + snippets_from_text("docs/zh/a.md", DOC + DOC, CFG),
+        {"docs/en/a.md", "docs/zh/a.md"},
+        CFG,
+    )
+    old = mf.parse(json.dumps(schema1(inv)), "base.json")
+    again = mf.to_inventory(old)
+    assert again.snippets == inv.snippets and again.pairs == inv.pairs and again.ids == inv.ids
+    assert again.counterparts == inv.counterparts
+    upgraded = mf.upgrade(old, CFG)
+    mf.validate(upgraded, "upgraded")
+    assert mf.dumps(upgraded) == mf.dumps(mf.build(inv, CFG))
