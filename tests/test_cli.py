@@ -82,3 +82,45 @@ def test_cli_does_not_import_pygithub(tree):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.split()[-2:] == ["False", "1"], done.stderr
+
+
+def _source(tree):
+    return json.loads((tree / "documentation-snippets.json").read_text(encoding="utf-8"))["source"]
+
+
+def test_an_explicit_source_is_applied_and_then_kept(tree, capsys):
+    run(capsys, "update", "--root", str(tree))
+    code, out, _ = run(capsys, "update", "--root", str(tree), "--repository", "o/r")
+    assert code == 0 and out.startswith("wrote ") and _source(tree)["repository"] == "o/r"
+    code, out, _ = run(capsys, "update", "--root", str(tree), "--commit", "ABCDEF1")
+    assert out.startswith("wrote ") and _source(tree) == {
+        "repository": "o/r",
+        "commit": "abcdef1",
+        "server_url": "https://github.com",
+    }
+    assert run(capsys, "update", "--root", str(tree))[1].startswith("unchanged ")
+    assert _source(tree)["commit"] == "abcdef1"
+    code, out, _ = run(capsys, "update", "--root", str(tree), "--force")
+    assert out.startswith("wrote ") and _source(tree)["commit"] is _source(tree)["repository"] is None
+
+
+def test_a_different_origin_remote_is_named_not_applied(tree, capsys):
+    git = ["git", "-C", str(tree)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "remote", "add", "origin", "https://github.com/first/repo.git"], check=True)
+    run(capsys, "update", "--root", str(tree))
+    assert _source(tree)["repository"] == "first/repo"  # a new manifest asks the remote
+    subprocess.run([*git, "remote", "set-url", "origin", "https://github.com/fork/repo.git"], check=True)
+    code, out, err = run(capsys, "update", "--root", str(tree))
+    assert code == 0 and out.startswith("unchanged ") and _source(tree)["repository"] == "first/repo"
+    assert "pass --repository fork/repo to record it" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["update", "check", "render", "merge-driver"])
+def test_every_option_has_help(command):
+    from docsnippets.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices[command]
+    for action in sub._actions:
+        if action.option_strings or action.help is not None:
+            assert action.help, (command, action.option_strings or action.dest)
