@@ -260,3 +260,19 @@ def test_pr_at_githubs_file_cap_checks_the_whole_tree(tmp_path, fake, manifests)
     result = pr.run()
     assert result.code == 1 and result.outputs["changed"] == "4", result.stdout
     assert any(a.startswith("::notice") and "whole tree" in a for a in result.annotations)
+
+
+def test_a_schema_1_base_manifest_still_shows_what_the_pr_changes(tmp_path, fake, manifests):
+    """The PR that brings schema 2 in is compared with a base branch that still has schema 1."""
+    import json
+
+    from docsnippets.config import Config
+    from docsnippets.tree import scan_tree
+    from manifest_helpers import schema1
+
+    old = json.dumps(schema1(scan_tree(BASE, Config())), ensure_ascii=False, indent=2)
+    pr = slime_scenario(tmp_path, fake, BASE, HEAD, head_manifest=manifests["head"], base_manifest=old)
+    result = pr.run()
+    check_fixed_outcome(pr, result)
+    assert (result.outputs["changed"], result.outputs["moved"]) == ("4", "5")
+    assert "base commit" not in result.stdout  # no warning that the base manifest was unusable
