@@ -97,6 +97,26 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
     return mapping
 
 
+def _continued(
+    before: Inventory, after: Inventory, mapping: dict[int, int]
+) -> tuple[list[Change], list[Change], list[Change]]:
+    """The snippets that continue, sorted by their place in ``after``: changed, moved, metadata."""
+    changed: list[Change] = []
+    moved: list[Change] = []
+    metadata: list[Change] = []
+    for i, j in sorted(mapping.items(), key=lambda kv: kv[1]):
+        b, a = before.snippets[i], after.snippets[j]
+        change = Change(b, a, before.ids[i], after.ids[j])
+        if b.body_sha256 != a.body_sha256:
+            changed.append(change)
+            continue
+        if b.code_lines != a.code_lines or b.file != a.file:
+            moved.append(change)
+        if (b.status, b.markers, b.modules) != (a.status, a.markers, a.modules):
+            metadata.append(change)
+    return changed, moved, metadata
+
+
 def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     """A snippet whose file changed is stale: its entry names a file that no longer holds it
     (and its permalink would be dead). Moves within a file only under ``--strict-lines``."""
@@ -159,19 +179,7 @@ def compare(
     reverse = {j: i for i, j in mapping.items()}
     added = tuple((after.ids[j], s) for j, s in enumerate(after.snippets) if j not in reverse)
     removed = tuple((before.ids[i], s) for i, s in enumerate(before.snippets) if i not in mapping)
-    changed: list[Change] = []
-    moved: list[Change] = []
-    metadata: list[Change] = []
-    for i, j in sorted(mapping.items(), key=lambda kv: kv[1]):
-        b, a = before.snippets[i], after.snippets[j]
-        change = Change(b, a, before.ids[i], after.ids[j])
-        if b.body_sha256 != a.body_sha256:
-            changed.append(change)
-        else:
-            if b.code_lines != a.code_lines or b.file != a.file:
-                moved.append(change)
-            if (b.status, b.markers, b.modules) != (a.status, a.markers, a.modules):
-                metadata.append(change)
+    changed, moved, metadata = _continued(before, after, mapping)
     reasons: list[str] = []
     if settings_changed:
         reasons.append("the selection settings differ from the manifest's")
