@@ -90,8 +90,9 @@ def _source(tree):
 
 def test_an_explicit_source_is_applied_and_then_kept(tree, capsys):
     run(capsys, "update", "--root", str(tree))
-    code, out, _ = run(capsys, "update", "--root", str(tree), "--repository", "o/r")
+    code, out, err = run(capsys, "update", "--root", str(tree), "--repository", "o/r")
     assert code == 0 and out.startswith("wrote ") and _source(tree)["repository"] == "o/r"
+    assert "the recorded source is now o/r at no commit (was no repository at no commit)" in err
     code, out, _ = run(capsys, "update", "--root", str(tree), "--commit", "ABCDEF1")
     assert out.startswith("wrote ") and _source(tree) == {
         "repository": "o/r",

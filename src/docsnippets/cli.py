@@ -16,7 +16,7 @@ from .cache import CacheSettings, SnippetCache
 from .config import Config, ConfigError
 from .config import load as load_config
 from .manifest_io import COMMIT, REPOSITORY
-from .tree import TreeError, check_root, git_source
+from .tree import TreeError, check_root, origin_repository
 
 EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
 
@@ -177,7 +177,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         commit=args.commit,
         force=args.force,
         memo=memo,
-        detect=lambda: git_source(root, config).repository,
+        detect=lambda: origin_repository(root),
     )
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)

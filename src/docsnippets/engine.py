@@ -187,11 +187,11 @@ def resolve_source(
     repo = repository or config.repository or (recorded.get("repository") if keep else None)
     if repo is None and not keep:
         repo = detect()
-    elif repository is None and config.repository is None and keep:
-        remote = detect() if repo is not None else None
+    elif repository is None and config.repository is None:
+        remote = detect()
         if remote is not None and remote != repo:
             notes.append(
-                f"the manifest records repository {repo}, the origin remote is {remote}; "
+                f"the manifest records repository {repo or 'none'}, the origin remote is {remote}; "
                 f"pass --repository {remote} to record it"
             )
     if commit is not None:
@@ -235,4 +235,13 @@ def update(
     if text == old_text:
         return UpdateResult(data, False, inventory, source.notes)
     mf.write_atomic(manifest_path, text)
-    return UpdateResult(data, True, inventory, source.notes)
+    return UpdateResult(data, True, inventory, (*source.notes, *_source_change(old, data)))
+
+
+def _source_change(old: dict[str, Any] | None, new: dict[str, Any]) -> tuple[str, ...]:
+    """Say so when the recorded source changed, since it decides every permalink."""
+    before, after = (old or {}).get("source") or {}, new["source"]
+    if old is None or all(before.get(k) == after.get(k) for k in ("repository", "commit")):
+        return ()
+    show = lambda s: f"{s.get('repository') or 'no repository'} at {s.get('commit') or 'no commit'}"  # noqa: E731
+    return (f"the recorded source is now {show(after)} (was {show(before)})",)

@@ -326,3 +326,11 @@ def git_source(root: Path, config: Config) -> Source:
     if dirty is None or any(config.is_markdown(line[3:].strip().strip('"')) for line in dirty.splitlines()):
         commit = None
     return Source(repository, commit)
+
+
+def origin_repository(root: Path) -> str | None:
+    """OWNER/NAME from the ``origin`` remote, or None (not a git work tree, no such remote)."""
+    if not is_git_root(root):
+        return None
+    match = _REMOTE.search((_git(root, "remote", "get-url", "origin") or "").strip())
+    return match.group(1) if match else None
