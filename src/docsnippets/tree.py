@@ -7,7 +7,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,14 +30,6 @@ _CHUNK = 1 << 20
 
 class TreeError(Exception):
     """The tree cannot be read; the message names the path and the fix."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where permalinks point; the commit only when the Markdown is exactly as committed."""
-
-    repository: str | None = None
-    commit: str | None = None
 
 
 def check_root(root: Path) -> Path:
@@ -310,22 +301,6 @@ def exists_markdown(root: Path, rel: str, config: Config) -> bool:
 
 
 _REMOTE = re.compile(r"(?:github\.com[:/]|^https?://[^/]+/)([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
-
-
-def git_source(root: Path, config: Config) -> Source:
-    """Repository and commit, the commit only when the Markdown is exactly as committed."""
-    repository = config.repository
-    if not is_git_root(root):
-        return Source(repository, None)
-    if repository is None:
-        remote = (_git(root, "remote", "get-url", "origin") or "").strip()
-        match = _REMOTE.search(remote)
-        repository = match.group(1) if match else None
-    commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=all")
-    if dirty is None or any(config.is_markdown(line[3:].strip().strip('"')) for line in dirty.splitlines()):
-        commit = None
-    return Source(repository, commit)
 
 
 def origin_repository(root: Path) -> str | None:
