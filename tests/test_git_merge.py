@@ -317,3 +317,48 @@ def test_slime_renamed_readme_is_stale(slime_repo):
     assert report["reasons"] == [
         "1 snippet moved to another file: examples/coding_agent_rl/README.md → examples/coding_agent_rl/GUIDE.md"
     ]
+
+
+def _append_example(path: Path, name: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + f"\n```python\nasync def {name}():\n    await run_{name}()\n```\n", encoding="utf-8")
+
+
+def test_slime_prs_adding_examples_to_different_files_merge_plainly(slime_repo):
+    git(slime_repo, "checkout", "-q", "-b", "left")
+    for lang in ("en", "zh"):
+        _append_example(slime_repo / f"docs/{lang}/developer_guide/trace.md", "traced")
+    update(slime_repo)
+    commit_all(slime_repo, "left")
+    git(slime_repo, "checkout", "-q", "-b", "right", "main")
+    _append_example(slime_repo / "examples/coding_agent_rl/README.md", "agent")
+    update(slime_repo)
+    commit_all(slime_repo, "right")
+    done = git(slime_repo, "merge", "-q", "--no-edit", "left", check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    code, report = check(slime_repo, "--strict-lines")
+    assert code == 0 and report["summary"]["fences"] == 30 and report["summary"]["pairs"] == 13
+
+
+def _insert_line(path: Path, line: int, text: str) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join([*lines[: line - 1], text, *lines[line - 1 :]]), encoding="utf-8")
+
+
+def test_slime_driver_merges_edits_to_different_snippets_of_one_page(slime_repo):
+    with_driver(slime_repo)
+    pages = [slime_repo / f"docs/{lang}/developer_guide/trace.md" for lang in ("en", "zh")]
+    git(slime_repo, "checkout", "-q", "-b", "left")
+    for path in pages:
+        _insert_line(path, 60, "import asyncio\n")  # first line of the first snippet (60-74)
+    update(slime_repo)
+    commit_all(slime_repo, "left")
+    git(slime_repo, "checkout", "-q", "-b", "right", "main")
+    for path in pages:
+        _insert_line(path, 108, "# traced below\n")  # inside the third snippet (107-111)
+    update(slime_repo)
+    commit_all(slime_repo, "right")
+    done = git(slime_repo, "merge", "-q", "--no-edit", "left", check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    code, report = check(slime_repo, "--strict-lines")
+    assert code == 0 and report["fresh"] and report["summary"]["pairs"] == 12, report
