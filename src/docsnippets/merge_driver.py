@@ -178,7 +178,8 @@ def _line_merge(base: Path, current: Path, other: Path) -> str | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout.decode("utf-8", "replace") if done.returncode >= 0 else None
+    # The exit status is the number of conflicts (capped at 127); above that, git failed.
+    return done.stdout.decode("utf-8", "replace") if 0 <= done.returncode < 128 and done.stdout else None
 
 
 def merge_files(base: Path, current: Path, other: Path) -> MergeResult:
