@@ -178,8 +178,10 @@ def resolve_source(
     whose file, lines and body are unchanged since it was recorded keep their permalink
     (they are still true at that commit); new, edited or moved ones get none. The
     repository is ``--repository``, else the config's, else the recorded one; the ``origin``
-    remote is asked only for a new manifest (or with ``--force``, which also drops a
-    recorded commit that ``--commit`` does not replace).
+    remote supplies it only for a new manifest (or with ``--force``, which also drops a
+    recorded commit that ``--commit`` does not replace), and otherwise is only compared with
+    the recorded one, a difference being named with the option that records it. A fork's
+    clone (its ``origin`` the fork) thus does not rewrite the source behind anyone's back.
     """
     recorded = (old or {}).get("source") or {}
     keep = old is not None and not force
