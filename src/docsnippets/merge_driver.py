@@ -87,7 +87,9 @@ def _both(sid: str, o: Entry, a: Entry, b: Entry, file: str, conflicts: list[str
     delta = (a["fence_lines"][0] - o["fence_lines"][0]) + (b["fence_lines"][0] - o["fence_lines"][0])
     out = _shifted({**o, **{k: v for k, v in a.items() if k not in ("fence_lines", "code_lines")}}, delta)
     out["pair"] = pair
-    return out
+    link = _pick(o.get("permalink"), a.get("permalink"), b.get("permalink"))[0]  # _relinked checks it
+    out.pop("permalink", None)
+    return out if link is None else {**out, "permalink": link}
 
 
 def _merge_group(file: str, groups: Sequence[dict[str, Any]], conflicts: list[str]) -> dict[str, Any] | None:

@@ -1,0 +1,70 @@
+"""The merge driver's three-way merge as a pure function (the git-level runs are in test_git_merge)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from docsnippets import manifest as mf
+from docsnippets.config import Config
+from docsnippets.extract import snippets_from_text
+from docsnippets.merge_driver import merge, merge_files
+from docsnippets.pairs import pair_up
+
+CFG = Config()
+A = "async def a():\n    await fa()\n"
+B = "async def b():\n    await fb()\n"
+C = "async def c():\n    await fc()\n"
+
+
+def doc(*bodies: str, lead: int = 0) -> str:
+    return "\n" * lead + "".join(f"```python\n{b}```\n\ntext\n\n" for b in bodies)
+
+
+def manifest(files: dict[str, str], repository=None, commit=None, config=CFG, linked=None):
+    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+    return mf.build(pair_up(snippets, set(files), config), config, repository, commit, linked)
+
+
+def test_line_moves_on_both_sides_add_up():
+    base = manifest({"x.md": doc(A, B, C)})
+    ours = manifest({"x.md": doc(A, B, C, lead=2)})  # two lines added above everything
+    theirs = manifest({"x.md": doc(A, "async def a2():\n    await g()\n", B, C)})  # a snippet after A
+    merged = merge(base, ours, theirs)
+    expected = manifest({"x.md": doc(A, "async def a2():\n    await g()\n", B, C, lead=2)})
+    assert merged.conflicts == () and mf.dumps(merged.data) == mf.dumps(expected)
+
+
+def test_permalinks_survive_only_where_still_true():
+    base = manifest({"x.md": doc(A, B)})
+    theirs = manifest({"x.md": doc(A, B)}, "o/r", "a" * 40)  # the other side recorded a commit
+    ours = manifest({"x.md": doc(A.replace("fa", "fz"), B)})  # this side edited A
+    merged = merge(base, ours, theirs)
+    assert merged.conflicts == ()
+    links = [e.get("permalink") for e in mf.entries(merged.data)]
+    assert links[0] is None and links[1] is not None and links[1].endswith("#L9-L10")
+    mf.validate(merged.data, "merged")
+
+
+def test_settings_changed_differently_is_a_conflict():
+    base = manifest({"x.md": doc(A)})
+    ours = manifest({"x.md": doc(A)}, config=replace(CFG, languages=("python",)))
+    theirs = manifest({"x.md": doc(A)}, config=replace(CFG, languages=("py",)))
+    assert merge(base, ours, theirs).conflicts == ("both branches changed the manifest's selection",)
+
+
+def test_same_snippet_edited_differently_is_a_conflict():
+    base = manifest({"x.md": doc(A, B)})
+    ours = manifest({"x.md": doc(A, B.replace("fb", "f1"))})
+    theirs = manifest({"x.md": doc(A, B.replace("fb", "f2"))})
+    merged = merge(base, ours, theirs)
+    assert merged.data is None and merged.conflicts == ("x.md: both branches changed the snippets around line 8",)
+
+
+def test_unreadable_side_is_a_conflict_and_keeps_current(tmp_path):
+    base, cur, other = (tmp_path / n for n in ("o.json", "a.json", "b.json"))
+    text = mf.dumps(manifest({"x.md": doc(A)}))
+    base.write_text(text, encoding="utf-8")
+    other.write_text(text, encoding="utf-8")
+    cur.write_text("<<<<<<< not json\n", encoding="utf-8")
+    result = merge_files(base, cur, other)
+    assert not result.clean and "not valid JSON" in result.messages[0] and "docsnippets update" in result.messages[-1]
