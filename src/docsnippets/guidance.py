@@ -77,8 +77,8 @@ def fixes(
         shown = steps if cap is None else steps[: max(cap, 1)]
         if len(shown) < len(steps):
             shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
-        note = "the code is compared with comments and docstrings left out, so a translated comment is never the cause"
-        parts.append(f"{_resync_lead(verdict)} ({note}):\n\n" + "\n".join(shown) + "\n")
+        note = "The code is compared with comments and docstrings left out: a translated comment is never the cause."
+        parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
     return parts
 
 
