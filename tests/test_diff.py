@@ -112,7 +112,7 @@ def test_head_ref_with_stale_manifest(repo, capsys):
 
 def test_base_without_manifest_is_adoption(repo, capsys):
     git(repo, "checkout", "-q", "--orphan", "bare")
-    git(repo, "rm", "-q", "documentation-snippets.json")
+    git(repo, "rm", "-q", "-f", "documentation-snippets.json")
     commit_all(repo, "docs without manifest")
     git(repo, "checkout", "-q", "-f", "feature")
     code, out, _ = run(capsys, "diff", "bare", "--root", str(repo), "--format", "markdown")
