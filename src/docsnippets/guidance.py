@@ -46,7 +46,7 @@ def desync_diff(d: Desync) -> str:
     if not text:
         text = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
     return (
-        "<details><summary>English vs Chinese code (comments and docstrings left out)</summary>\n\n"
+        "<details><summary>English vs Chinese code without comments or docstrings</summary>\n\n"
         + fenced(visible_block(text), "diff")
         + "\n\n</details>"
     )
