@@ -132,3 +132,18 @@ def test_code_lines_drop_comments_and_docstrings_only():
     body = 'async def f(x):\n    """Doc.\n\n    More."""\n    s = "# not a comment"  # a comment\n    return s\n'
     assert code_lines(body) == ["async def f(x):", '    s = "# not a comment"', "    return s"]
     assert code_diff(EN.split("```python\n")[1], ZH.split("```python\n")[1], "en", "zh") == ""
+
+
+def test_error_is_one_verdict_too(tmp_path, fake):
+    # The file list cannot be read: the run cannot decide what the PR touched -> error (2).
+    scenario = pr(tmp_path, fake, zh=ZH, update_after=False, fail_on="stale")
+    fake.fail("GET", r"/pulls/42/files", 502, times=None)
+    result = scenario.run()
+    assert result.code == 2, result.stdout + result.stderr
+    title = headline(scenario.comments()[0])
+    assert title == headline(result.summary) and title.startswith("### ❌ docsnippets: could not decide")
+    assert result.outputs["verdict"] == "failed" and result.outputs["failed-on"] == "error"
+    assert [line for line in result.stdout.splitlines() if line.startswith("docsnippets: check failed (error)")]
+    assert any(a.startswith("::error") and "could not decide" in a for a in result.annotations)
+    report = json.loads(scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
+    assert report["verdict"]["cause"] == "error" and report["verdict"]["exit_code"] == 2

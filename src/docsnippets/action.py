@@ -20,9 +20,8 @@ from .config import Config, ConfigError
 from .config import load as load_config
 from .records import Inventory
 from .tree import TreeError, check_root
-from .verdict import FAIL_ON, Verdict, decide
+from .verdict import EXIT_ERROR, FAIL_ON, Verdict, decide
 
-EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
 COMMENT_MODES = ("on-change", "always", "never")
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")

@@ -17,11 +17,12 @@ from .cache import CacheSettings, SnippetCache
 from .compare import Report
 from .config import Config, ConfigError
 from .config import load as load_config
+from .records import Inventory
 from .textreport import report_text
 from .tree import TreeError, check_root, exists_markdown, git_source
 from .verdict import FAIL_ON, Verdict, decide
 
-EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
+EXIT_FRESH, EXIT_ERROR = 0, 2
 
 
 class UsageError(Exception):
@@ -163,6 +164,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     result = engine.update(root, config, path, repository=repository, commit=commit, force=args.force, memo=memo)
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
+    _warn_unpaired(result.inventory, config, root)
     s = result.data["summary"]
     verb = "wrote" if result.written else "unchanged"
     print(
@@ -188,9 +190,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     report = engine.limit_desync(result.report, result.touched)
     for notice in report.notices:
         _warn(notice)
-    hint = engine.pairing_hint(result.inventory, config, lambda rel: exists_markdown(root, rel, config))
-    if hint:
-        _warn(hint)
+    _warn_unpaired(result.inventory, config, root)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
     write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing)
     return verdict.exit_code
@@ -198,6 +198,12 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
 
 def _warn(message: str) -> None:
     print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
+
+
+def _warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
+    hint = engine.pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
+    if hint:
+        _warn(hint)
 
 
 def write_report(
