@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -169,3 +170,28 @@ def test_not_a_repository(tmp_path, capsys):
     root = write(tmp_path / "plain", {"docs/en/g.md": EN})
     code, _, err = run(capsys, "diff", "--root", str(root))
     assert code == 2 and "not inside a git work tree" in err and err.count("\n") == 1
+
+
+def _unlinked(markdown: str) -> str:
+    """The comment without its hidden marker and with links reduced to their text (the CLI has none)."""
+    body = re.sub(r"\[(`[^`\n]+`)\]\([^)\s]+\)", r"\1", markdown)
+    return "\n".join(line for line in body.splitlines() if not line.startswith("<!--")).strip()
+
+
+@pytest.mark.parametrize("fail_on", ["stale", "desync"])
+def test_markdown_equals_the_pr_comment(repo, capsys, fail_on):
+    from fake_github import FakeGitHub, changed
+    from scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Scenario
+
+    local = run(capsys, "diff", "--root", str(repo), "--format", "markdown", "--fail-on", fail_on)
+    base_manifest = git(repo, "show", f"main:{MANIFEST}") + "\n"
+    with FakeGitHub(token=TOKEN) as fake:
+        fake.add_repo(REPO).add_pull(42, [changed("docs/zh/g.md"), changed(MANIFEST)])
+        fake.repos[REPO].add_file(BASE_SHA, MANIFEST, base_manifest)
+        runner = repo.parent / f"runner-{fail_on}"
+        runner.mkdir()
+        scenario = Scenario(repo, runner, fake)
+        scenario.inputs.update({"INPUT_FAIL-ON": fail_on, "INPUT_COMMENT": "always"})
+        result = scenario.run()
+        assert result.code == local[0]
+        assert _unlinked(scenario.comments()[0]) == _unlinked(local[1])
