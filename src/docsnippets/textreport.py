@@ -83,5 +83,5 @@ def report_text(
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     if report.desynchronized:
-        lines.append("fix: make each out-of-sync pair the same code (comments may differ), or translate the missing")
+        lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
     return "\n".join(lines) + "\n"
