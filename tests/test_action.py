@@ -8,8 +8,9 @@ import math
 import pytest
 
 from conftest import BASE, HEAD
-from docsnippets.action import Settings, annotations, gate
+from docsnippets.action import Settings, annotations
 from docsnippets.github_pr import COMMENT_MARKER
+from docsnippets.verdict import decide
 from fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
 from scenario import (
     MANIFEST,
@@ -232,11 +233,13 @@ def test_annotations_escape_and_limit():
     after = pair_up([s for p, t in files.items() for s in snippets_from_text(p, t, Config())], set(files), Config())
     before = pair_up([], set(), Config())
     report = compare(before, after)
-    lines = annotations(report, "stale", MANIFEST)
+    lines = annotations(report, decide(report, "stale"), MANIFEST)
     assert len([x for x in lines if x.startswith("::error")]) == 10
     assert lines[-1].startswith("::notice") and "5 more" in lines[-1]
     assert "file=d%2C0%3Ax.md" in lines[0]
-    assert gate(type("O", (), {"freshness": report, "desync_in_touched": 0, "error": None})(), "never") == 0
+    assert decide(report, "never").exit_code == 0 and decide(report, "stale").exit_code == 1
+    relaxed = annotations(report, decide(report, "never"), MANIFEST)
+    assert relaxed and not any(x.startswith("::error") for x in relaxed)
 
 
 def test_pr_at_githubs_file_cap_checks_the_whole_tree(tmp_path, fake, manifests):

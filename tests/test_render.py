@@ -5,6 +5,7 @@ from docsnippets.compare import compare
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import pair_up
+from docsnippets.textreport import report_text
 
 CFG = Config()
 
@@ -88,5 +89,5 @@ def test_catalogue_source_line_without_repository():
 def test_text_report_names_the_fix():
     before = inv({"x.md": "```py\nawait a\n```\n"})
     after = inv({"x.md": "```py\nawait b\n```\n"})
-    text = render.report_text(compare(before, after))
-    assert text.startswith("stale:") and "changed  x.md:2-2" in text and "docsnippets update" in text
+    text = report_text(compare(before, after))
+    assert text.startswith("stale:") and "  x.md\n    changed  2-2\n" in text and "docsnippets update" in text

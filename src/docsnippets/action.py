@@ -20,9 +20,8 @@ from .config import Config, ConfigError
 from .config import load as load_config
 from .records import Inventory
 from .tree import TreeError, check_root
+from .verdict import EXIT_ERROR, FAIL_ON, Verdict, decide
 
-EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
-FAIL_ON = ("stale", "desync", "never")
 COMMENT_MODES = ("on-change", "always", "never")
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
@@ -186,50 +185,50 @@ def annotation(
     return f"{head}::{_escape_data(message)}"
 
 
-def annotations(freshness: Report, fail_on: str, manifest_name: str) -> list[str]:
-    """Most important first, within GitHub's per-step limit; the rest summarised."""
+def annotations(freshness: Report, verdict: Verdict, manifest_name: str) -> list[str]:
+    """Most important first, within GitHub's per-step limit; the rest summarised.
+
+    A finding is an error exactly when the verdict counts it against the check, so a green
+    check never carries error annotations and a red one always names why.
+    """
+    stale_level = "error" if verdict.stale_enforced else "warning"
+    desync_level = "error" if verdict.desync_enforced else "warning"
+    stale = _stale_annotations(freshness, stale_level, manifest_name)
+    desync = _desync_annotations(freshness, desync_level)
+    errors = [a for a in (*stale, *desync) if a.startswith("::error")]
+    warnings = [a for a in (*stale, *desync) if not a.startswith("::error")]
+    out = errors[:MAX_ANNOTATIONS] + warnings[:MAX_ANNOTATIONS]
+    hidden = len(errors) + len(warnings) - len(out)
+    if verdict.cause == "error":
+        out.insert(0, annotation("error", f"could not decide: {verdict.error}"))
+    if hidden:
+        out.append(annotation("notice", f"{hidden} more finding(s) are listed in the job summary"))
+    return out
+
+
+def _stale_annotations(freshness: Report, level: str, manifest_name: str) -> list[str]:
     fix = f"run `docsnippets update` and commit {manifest_name}"
-    errors: list[str] = []
-    for c in freshness.changed:
-        errors.append(
-            annotation(
-                "error",
-                f"snippet changed; {fix}",
-                c.after.file,
-                c.after.code_lines,
-                "Snippet manifest is stale",
-            )
-        )
-    for _, s in freshness.added:
-        errors.append(
-            annotation(
-                "error",
-                f"new async snippet is not in the manifest; {fix}",
-                s.file,
-                s.code_lines,
-                "Snippet manifest is stale",
-            )
-        )
-    for _, s in freshness.removed:
-        errors.append(
-            annotation(
-                "error",
-                f"snippet at {s.file}:{s.code_lines[0]} was removed; {fix}",
-                title="Snippet manifest is stale",
-            )
-        )
-    for c in freshness.metadata:
-        errors.append(
-            annotation(
-                "error",
-                f"status is now {c.after.status}; {fix}",
-                c.after.file,
-                c.after.code_lines,
-                "Snippet manifest is stale",
-            )
-        )
-    level = "error" if fail_on == "desync" else "warning"
-    desync: list[str] = []
+    title = "Snippet manifest is stale"
+    out = [
+        annotation(level, f"snippet changed; {fix}", c.after.file, c.after.code_lines, title) for c in freshness.changed
+    ]
+    out += [
+        annotation(level, f"new async snippet is not in the manifest; {fix}", s.file, s.code_lines, title)
+        for _, s in freshness.added
+    ]
+    out += [
+        annotation(level, f"snippet at {s.file}:{s.code_lines[0]} was removed; {fix}", title=title)
+        for _, s in freshness.removed
+    ]
+    out += [
+        annotation(level, f"status is now {c.after.status}; {fix}", c.after.file, c.after.code_lines, title)
+        for c in freshness.metadata
+    ]
+    return out
+
+
+def _desync_annotations(freshness: Report, level: str) -> list[str]:
+    out: list[str] = []
     for d in freshness.desynchronized:
         for s in d.sides:
             if d.relation == "missing":
@@ -237,18 +236,7 @@ def annotations(freshness: Report, fail_on: str, manifest_name: str) -> list[str
             else:
                 other = next(o for o in d.sides if o is not s)
                 msg = f"code differs from its translation {other.file}:{other.code_lines[0]}; make them match"
-            desync.append(annotation(level, msg, s.file, s.code_lines, "Bilingual example out of sync"))
-    ordered = errors + desync if level == "error" else errors
-    out = ordered[:MAX_ANNOTATIONS]
-    if level == "warning":
-        out += desync[:MAX_ANNOTATIONS]
-    hidden = (
-        len(ordered)
-        - min(len(ordered), MAX_ANNOTATIONS)
-        + (max(0, len(desync) - MAX_ANNOTATIONS) if level == "warning" else 0)
-    )
-    if hidden:
-        out.append(annotation("notice", f"{hidden} more finding(s) are listed in the job summary"))
+            out.append(annotation(level, msg, s.file, s.code_lines, "Bilingual example out of sync"))
     return out
 
 
@@ -280,18 +268,11 @@ def append_summary(path: Path | None, text: str) -> None:
 class Outcome:
     freshness: Report
     changes: Report | None
-    desync_in_touched: int
     error: str | None = None
+    manifest_missing: bool = False
 
-
-def gate(outcome: Outcome, fail_on: str) -> int:
-    if outcome.freshness.stale and fail_on in ("stale", "desync"):
-        return EXIT_STALE
-    if fail_on == "desync" and outcome.desync_in_touched:
-        return EXIT_STALE
-    if outcome.error is not None:
-        return EXIT_ERROR
-    return EXIT_FRESH
+    def verdict(self, fail_on: str) -> Verdict:
+        return decide(self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing)
 
 
 ClientFactory = Callable[[Settings], Any]
@@ -325,7 +306,7 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = _defaul
         return _run_pr(settings, root, config, manifest_path, out, client_factory)
     if settings.event_name in TREE_EVENTS or not settings.event_name:
         result = engine.check(root, config, manifest_path, strict_lines=settings.strict_lines)
-        outcome = Outcome(result.report, None, len(result.report.desynchronized))
+        outcome = Outcome(result.report, None, manifest_missing=result.manifest_missing)
         ctx = render.CommentContext(
             marker="",
             manifest_name=manifest_path.name,
@@ -408,7 +389,7 @@ def _run_pr(
                 else result.inventory
             )
             changes = compare(base_inv, current, strict_lines=settings.strict_lines, touched=touched)
-    outcome = Outcome(freshness, changes, len(freshness.desynchronized), "; ".join(errors) or None)
+    outcome = Outcome(freshness, changes, "; ".join(errors) or None, result.manifest_missing)
     ctx = render.CommentContext(
         marker=COMMENT_MARKER,
         manifest_name=manifest_path.name,
@@ -418,6 +399,7 @@ def _run_pr(
         head_manifest_missing=result.manifest_missing,
         changes=changes,
         fix_command=_fix_command(settings),
+        verdict=outcome.verdict(settings.fail_on),
     )
     body = render.comment(freshness, ctx)
     if settings.comment != "never":
@@ -445,9 +427,10 @@ def _run_pr(
                     file=out,
                 )
             else:
+                # The comment could not be posted, so nothing shows its verdict; the summary,
+                # the log and the exit code below all carry the error.
                 errors.append(str(exc))
                 outcome = replace(outcome, error="; ".join(errors))
-                print(annotation("error", str(exc)), file=out)
     return _finish(settings, outcome, replace(ctx, marker=""), out)
 
 
@@ -481,13 +464,16 @@ def _base_inventory(text: str | None, settings: Settings, out: TextIO) -> Invent
 
 
 def _finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: TextIO) -> int:
+    """Every output of the run, each rendered from the same verdict."""
     freshness = outcome.freshness
-    for line in annotations(freshness, settings.fail_on, ctx.manifest_name):
+    verdict = outcome.verdict(settings.fail_on)
+    for line in annotations(freshness, verdict, ctx.manifest_name):
         print(line, file=out)
     report_path = _report_path(settings)
     data = render.report_json(
         freshness,
         {
+            "verdict": verdict.as_json(),
             "changes": render.report_json(outcome.changes) if outcome.changes is not None else None,
             "error": outcome.error,
         },
@@ -499,12 +485,13 @@ def _finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, ou
             annotation("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}"),
             file=out,
         )
-    append_summary(settings.step_summary, render.comment(freshness, ctx))
+    append_summary(settings.step_summary, render.comment(freshness, replace(ctx, verdict=verdict)))
     counts = outcome.changes if outcome.changes is not None else freshness
     write_outputs(
         settings.output,
         {
             "fresh": "true" if freshness.fresh else "false",
+            **verdict.outputs(),
             "added": str(len(counts.added)),
             "removed": str(len(counts.removed)),
             "changed": str(len(counts.changed)),
@@ -513,12 +500,8 @@ def _finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, ou
             "report": _shown_path(report_path, settings.workspace),
         },
     )
-    code = gate(outcome, settings.fail_on)
-    verdict = "fresh" if freshness.fresh else "stale: " + "; ".join(freshness.reasons)
-    print(f"docsnippets: manifest {verdict}; exit {code}", file=out)
-    if outcome.error:
-        print(f"docsnippets: error: {outcome.error}", file=out)
-    return code
+    print(f"docsnippets: {verdict.sentence()}; exit {verdict.exit_code}", file=out)
+    return verdict.exit_code
 
 
 def _shown_path(path: Path, workspace: Path) -> str:

@@ -7,18 +7,24 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__, engine, render
 from . import manifest as mf
 from .cache import CacheSettings, SnippetCache
+from .compare import Report
 from .config import Config, ConfigError
 from .config import load as load_config
 from .manifest_io import COMMIT, REPOSITORY
-from .tree import TreeError, check_root, origin_repository
+from .records import Inventory
+from .textreport import report_text
+from .tree import TreeError, check_root, exists_markdown, origin_repository
+from .verdict import FAIL_ON, Verdict, decide
 
-EXIT_FRESH, EXIT_STALE, EXIT_ERROR = 0, 1, 2
+EXIT_FRESH, EXIT_ERROR = 0, 2
+EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
 
 
 class UsageError(Exception):
@@ -88,6 +94,22 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--no-cache", action="store_true", help="parse every file, read and write no cache")
 
+    def gated(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
+        p.add_argument(
+            "--fail-on",
+            choices=FAIL_ON,
+            default="stale",
+            help="exit 1 when the manifest is stale (stale, the default), when it is stale or a bilingual pair "
+            "is out of sync (desync), or never (never); 2 on errors",
+        )
+        p.add_argument(
+            "--format",
+            choices=("text", "markdown", "json"),
+            default="text",
+            help="text for a terminal, markdown for the PR comment's body, json for tools (default: text)",
+        )
+
     up = sub.add_parser("update", help="write the manifest from the tree")
     common(up)
     cached(up)
@@ -111,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     up.add_argument("files", nargs="*", help=argparse.SUPPRESS)  # pre-commit passes file names
 
-    ck = sub.add_parser("check", help="compare the tree with the manifest (exit 1 when stale)")
+    ck = sub.add_parser("check", help="compare the tree with the manifest (exit 1 when the gate fails)")
     common(ck)
     cached(ck)
     ck.add_argument(
@@ -120,14 +142,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="only re-extract these files and their counterparts",
     )
-    ck.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
-    ck.add_argument(
-        "--format",
-        choices=("text", "markdown", "json"),
-        default="text",
-        help="report as terminal text, as the PR comment's Markdown, or as JSON (default: text)",
-    )
+    gated(ck)
     ck.add_argument("files", nargs="*", help=argparse.SUPPRESS)
+
+    df = sub.add_parser(
+        "diff",
+        help="the pull-request report between two git refs, without a checkout",
+        description="Compare BASE's manifest with HEAD's docs (what the change does) and HEAD's manifest with "
+        "HEAD's docs (whether it is fresh), as the PR comment does. Files are read through git.",
+    )
+    df.add_argument("base", nargs="?", help="base ref (default: merge base of HEAD with origin/HEAD, main or master)")
+    df.add_argument("head", nargs="?", help="head ref (default: the work tree, uncommitted edits included)")
+    common(df)
+    cached(df)
+    gated(df)
 
     rd = sub.add_parser("render", help="print the human catalogue of the manifest")
     rd.add_argument("--root", type=Path, default=Path("."), help="docs tree (default: .)")
@@ -183,6 +211,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
     for note in result.notes:
         print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
+    _warn_unpaired(result.inventory, config, root)
     s = mf.summarize(result.inventory)
     verb = "wrote" if result.written else "unchanged"
     print(
@@ -200,24 +229,52 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     changed = None
     if args.changed is not None or args.files:
         changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
+        for rel in changed:
+            if not (root / rel).exists():
+                _warn(f"{rel}: --changed file does not exist under {root}; checked as deleted")
     memo = _memo(args, config, settings)
     result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines, memo=memo)
-    report = result.report
+    report = engine.limit_desync(result.report, result.touched)
     for notice in report.notices:
-        print(f"docsnippets: warning: {render.visible(notice)}", file=sys.stderr)
-    if args.format == "json":
-        json.dump(render.report_json(report, {"manifest": str(path)}), out, ensure_ascii=False, indent=2)
+        _warn(notice)
+    _warn_unpaired(result.inventory, config, root)
+    verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
+    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing)
+    return verdict.exit_code
+
+
+def _warn(message: str) -> None:
+    print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
+
+
+def _warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
+    hint = engine.pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
+    if hint:
+        _warn(hint)
+
+
+def write_report(
+    out: TextIO,
+    fmt: str,
+    report: Report,
+    verdict: Verdict,
+    *,
+    manifest: Path,
+    manifest_missing: bool,
+    ctx: render.CommentContext | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """The report in the chosen format; markdown is the PR comment's body, without its marker."""
+    if fmt == "json":
+        data = render.report_json(report, {"manifest": str(manifest), "verdict": verdict.as_json(), **(extra or {})})
+        json.dump(data, out, ensure_ascii=False, indent=2)
         out.write("\n")
-    elif args.format == "markdown":
-        ctx = render.CommentContext(
-            marker="",
-            manifest_name=path.name,
-            head_manifest_missing=result.manifest_missing,
-        )
+    elif fmt == "markdown":
+        base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
+        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
         out.write(render.comment(report, ctx).lstrip())
     else:
-        out.write(render.report_text(report, str(path)))
-    return EXIT_FRESH if report.fresh else EXIT_STALE
+        out.write(report_text(report, str(manifest), verdict, ctx.changes if ctx is not None else None))
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
@@ -248,10 +305,55 @@ def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSetti
     result = merge_files(args.base, args.current, args.other)
     for line in result.messages:
         print(f"docsnippets: {render.visible(line)}", file=sys.stderr)
-    return EXIT_FRESH if result.clean else EXIT_STALE
+    return EXIT_FRESH if result.clean else EXIT_CONFLICT
 
 
-COMMANDS = {"update": cmd_update, "check": cmd_check, "render": cmd_render, "merge-driver": cmd_merge_driver}
+def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
+    from .diffcmd import run_diff  # git is needed only here
+
+    root = check_root(args.root)
+    config = _config(args, root)
+    path = _manifest_path(args, root)
+    memo = _memo(args, config, settings)
+    found = run_diff(root, config, path, base=args.base, head=args.head, strict_lines=args.strict_lines, memo=memo)
+    for notice in found.result.freshness.notices:
+        _warn(notice)
+    if found.hint:
+        _warn(found.hint)
+    result = found.result
+    verdict = decide(result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing)
+    ctx = render.CommentContext(
+        marker="",
+        manifest_name=path.name,
+        manifest_path=found.manifest_rel,
+        base_missing=result.base_missing,
+        changes=result.changes,
+    )
+    extra = {
+        "base": found.base,
+        "head": found.head,
+        "changes": render.report_json(result.changes) if result.changes is not None else None,
+    }
+    write_report(
+        out,
+        args.format,
+        result.freshness,
+        verdict,
+        manifest=path,
+        manifest_missing=result.head_manifest_missing,
+        ctx=ctx,
+        extra=extra,
+    )
+    return verdict.exit_code
+
+
+COMMANDS = {
+    "update": cmd_update,
+    "check": cmd_check,
+    "diff": cmd_diff,
+    "render": cmd_render,
+    "merge-driver": cmd_merge_driver,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:

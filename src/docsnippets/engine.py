@@ -5,15 +5,15 @@ This is the one place that ties the file system (tree.py) to the pure stages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import manifest as mf
 from .compare import Report, compare
-from .config import Config
-from .extract import Memo
+from .config import Config, PairRule
+from .extract import Memo, snippets_from_bytes
 from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
 from .tree import TreeError, exists_markdown, scan_files, scan_tree
@@ -145,8 +145,6 @@ def check(
 
 
 def _with_reason(report: Report, reason: str) -> Report:
-    from dataclasses import replace
-
     return replace(report, fresh=False, reasons=(reason, *report.reasons))
 
 
@@ -247,3 +245,115 @@ def _source_change(old: dict[str, Any] | None, new: dict[str, Any]) -> tuple[str
         return ()
     show = lambda s: f"{s.get('repository') or 'no repository'} at {s.get('commit') or 'no commit'}"  # noqa: E731
     return (f"the recorded source is now {show(after)} (was {show(before)})",)
+
+
+def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
+    """Only the desynchronized pairs that involve ``touched`` files (all of them when None)."""
+    if touched is None:
+        return report
+    keep = set(touched)
+    desync = tuple(
+        d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
+    )
+    return replace(report, desynchronized=desync)
+
+
+def pairing_hint(inventory: Inventory, config: Config, exists: Callable[[str], bool]) -> str | None:
+    """A one-line warning when no file paired although files that look like pairs exist.
+
+    The usual cause is a root one level off (``--root docs`` while the rules say ``docs/en/``):
+    then every snippet is unpaired and no desync can ever be found, silently.
+    """
+    files = sorted({f for f, _ in inventory.counterparts})
+    if not files or any(other is not None for _, other in inventory.counterparts):
+        return None
+    for rule in config.pair_rules:
+        for file in files:
+            found = _shifted_pair(rule, file, exists)
+            if found is not None:
+                other, fix = found
+                return (
+                    f"no pair rule matched, but {file} and {other} look like a bilingual pair under the rule "
+                    f"{rule.en} <-> {rule.zh}; {fix}, or set pair_rules in .docsnippets.yml"
+                )
+    return None
+
+
+def _shifted_pair(rule: PairRule, file: str, exists: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(counterpart, fix) when ``file`` pairs under ``rule`` with the root moved up or down."""
+    en_parts, zh_parts = rule.en.split("/"), rule.zh.split("/")
+    k = 0
+    # Root too deep: the rule's shared leading directories (docs/) are missing from the paths.
+    while k < min(len(en_parts), len(zh_parts)) - 1 and en_parts[k] == zh_parts[k] and "{" not in en_parts[k]:
+        k += 1
+        hit = PairRule("/".join(en_parts[k:]), "/".join(zh_parts[k:])).counterpart(file)
+        if hit is not None and exists(hit[1]):
+            return hit[1], f"run with --root at the directory that holds {'/'.join(en_parts[:k])}/"
+    # Root too high: the paths carry a leading directory the rule does not expect.
+    parts = file.split("/")
+    for k in range(1, len(parts)):
+        head, tail = "/".join(parts[:k]), "/".join(parts[k:])
+        hit = rule.counterpart(tail)
+        if hit is not None and exists(f"{head}/{hit[1]}"):
+            return f"{head}/{hit[1]}", f"run with --root {head}"
+    return None
+
+
+def inventory_of(files: Mapping[str, bytes], config: Config, memo: Memo | None = None) -> Inventory:
+    """The inventory of a tree given as path -> bytes (files read from a git ref)."""
+    snippets: list[Snippet] = []
+    notices: list[Notice] = []
+    present: set[str] = set()
+    for rel in sorted(files):
+        if not config.is_markdown(rel) or config.is_excluded(rel):
+            continue
+        present.add(rel)
+        found, problems = snippets_from_bytes(rel, files[rel], config, memo=memo)
+        snippets.extend(found)
+        notices.extend(problems)
+    return pair_up(snippets, present, config, notices)
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """What a pull request from BASE to HEAD would show: its verdict and what it changes."""
+
+    freshness: Report  # HEAD's manifest against HEAD's docs: decides the verdict
+    changes: Report | None  # BASE's manifest against HEAD's docs: what the change does
+    inventory: Inventory
+    base_missing: bool
+    head_manifest_missing: bool
+
+
+def diff(
+    config: Config,
+    head: Inventory,
+    *,
+    head_manifest: dict[str, Any] | None,
+    base_manifest: dict[str, Any] | None,
+    changed: Iterable[str],
+    strict_lines: bool = False,
+) -> DiffResult:
+    """The pull-request comparison between two trees, with the manifests already read.
+
+    ``base_manifest`` is None when BASE has none (the change adopts docsnippets); desync is
+    limited to the changed files and their counterparts, as on a pull request.
+    """
+    recorded = mf.to_inventory(head_manifest) if head_manifest is not None else Inventory((), (), ())
+    settings_changed = head_manifest is not None and head_manifest.get("selection") != config.selection()
+    freshness = compare(recorded, head, strict_lines=strict_lines, settings_changed=settings_changed)
+    if head_manifest is None:
+        freshness = _with_reason(freshness, "the manifest does not exist yet")
+    touched = sorted(_with_counterparts(changed, config))
+    base = mf.to_inventory(base_manifest) if base_manifest is not None else Inventory((), (), ())
+    changes = compare(base, head, strict_lines=strict_lines, touched=touched)
+    return DiffResult(limit_desync(freshness, touched), changes, head, base_manifest is None, head_manifest is None)
+
+
+def _with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
+    out: set[str] = set()
+    for path in changed:
+        if config.is_markdown(path) and not config.is_excluded(path):
+            out.add(path)
+            out.update(other for _, other in config.counterparts(path))
+    return out

@@ -9,20 +9,19 @@ its own fence; the links are built here, from the repository and commit we were 
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .compare import Change, Desync, Report
+from .guidance import desync_diff, fixes, headline
+from .markup import Links, code_span, fenced, location, plain, visible, visible_block  # noqa: F401 (render.* API)
 from .records import Snippet
+from .verdict import Verdict, decide
 
 COMMENT_LIMIT = 65_536
 COMMENT_BUDGET = 60_000  # room for the marker and GitHub's own accounting
 FIX_COMMAND = "docsnippets update"
-# Control characters and every bidi/invisible mark that can reorder or hide what a name says.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_BLOCK_CONTROL = re.compile(r"[\x00\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 # --- JSON -----------------------------------------------------------------------------------
@@ -74,100 +73,6 @@ def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str
     return out
 
 
-# --- safe Markdown pieces --------------------------------------------------------------------
-
-
-def visible(text: str) -> str:
-    """Control and bidi characters shown as escapes, so a name cannot hide what it is."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def code_span(text: str, *, in_table: bool = False) -> str:
-    """An inline code span that no backtick run inside ``text`` can end early."""
-    text = visible(text)
-    if in_table:
-        text = text.replace("|", "\\|")
-    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def fenced(code: str, info: str = "python") -> str:
-    """A fenced block longer than any backtick run in ``code``; ``info`` is ours, not the PR's."""
-    longest = max((len(r) for r in re.findall(r"`+", code)), default=0)
-    fence = "`" * max(3, longest + 1)
-    body = code if code.endswith("\n") or not code else code + "\n"
-    return f"{fence}{info}\n{body}{fence}"
-
-
-def plain(text: str) -> str:
-    """Our own prose with any Markdown/HTML meaning removed (used for reasons and notices)."""
-    text = visible(text)
-    return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", text)
-
-
-@dataclass(frozen=True)
-class Links:
-    """Where the reviewer's links point: always the PR's own repository and head commit."""
-
-    server_url: str
-    repository: str
-    commit: str
-
-    def lines(self, snippet: Snippet) -> str:
-        from urllib.parse import quote  # links only: the CLI's text report never needs it
-
-        first, last = snippet.code_lines
-        path = quote(snippet.file, safe="/")
-        return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
-
-
-def _linkable(path: str) -> bool:
-    # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
-    return not any(part in ("", ".", "..") for part in path.split("/"))
-
-
-def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
-    first, last = snippet.code_lines
-    text = code_span(f"{snippet.file}:{first}-{last}")
-    if links is None or not link or not _linkable(snippet.file):
-        return text
-    return f"[{text}]({links.lines(snippet)})"
-
-
-# --- terminal text ---------------------------------------------------------------------------
-
-
-def _loc(s: Snippet) -> str:
-    return f"{visible(s.file)}:{s.code_lines[0]}-{s.code_lines[1]}"
-
-
-def report_text(report: Report, manifest_name: str = "documentation-snippets.json") -> str:
-    lines: list[str] = []
-    if report.fresh:
-        lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
-    else:
-        lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
-    for sid, s in report.added:
-        lines.append(f"  added    {_loc(s)}  ({sid}, {s.status})")
-    for sid, s in report.removed:
-        lines.append(f"  removed  {_loc(s)}  (was {sid})")
-    for c in report.changed:
-        lines.append(f"  changed  {_loc(c.after)}  (was {_loc(c.before)})")
-    for c in report.moved:
-        lines.append(f"  moved    {_loc(c.after)}  (was {_loc(c.before)})")
-    for c in report.metadata:
-        lines.append(f"  status   {_loc(c.after)}  {c.before.status} -> {c.after.status}")
-    for d in report.desynchronized:
-        sides = " <-> ".join(_loc(s) for s in d.sides)
-        extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
-        lines.append(f"  {d.relation:<8} {sides}{extra}")
-    if not report.fresh:
-        lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
-    return "\n".join(lines) + "\n"
-
-
 # --- PR comment ------------------------------------------------------------------------------
 
 
@@ -183,15 +88,14 @@ class CommentContext:
     base_missing: bool = False
     head_manifest_missing: bool = False
     changes: Report | None = None  # what the PR changes, against the base manifest
+    verdict: Verdict | None = None  # the gate's answer every output shares
 
 
-def _verdict(freshness: Report, ctx: CommentContext) -> str:
-    name = code_span(ctx.manifest_name)
-    if ctx.head_manifest_missing:
-        return f"### ❌ docsnippets: {name} is missing from this branch"
-    if freshness.fresh:
-        return f"### ✅ docsnippets: {name} is up to date"
-    return f"### ❌ docsnippets: {name} is stale — {plain('; '.join(freshness.reasons))}"
+def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
+    """The context's verdict; a caller without a gate setting gets the default one (stale)."""
+    if ctx.verdict is not None:
+        return ctx.verdict
+    return decide(freshness, "stale", manifest_missing=ctx.head_manifest_missing)
 
 
 def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str:
@@ -214,28 +118,6 @@ def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str
     return "\n".join((head, sep, body))
 
 
-def _diff(d: Desync) -> str:
-    en, zh = d.sides
-    diff = difflib.unified_diff(
-        en.body.splitlines(keepends=True),
-        zh.body.splitlines(keepends=True),
-        fromfile=f"en/{en.file}",
-        tofile=f"zh/{zh.file}",
-        n=2,
-    )
-    text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
-    return (
-        "<details><summary>English vs Chinese code</summary>\n\n"
-        + fenced(visible_block(text), "diff")
-        + "\n\n</details>"
-    )
-
-
-def visible_block(text: str) -> str:
-    """Inside a fence only NUL and bidi controls are a risk; tabs and newlines stay."""
-    return _BLOCK_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def _section(title: str, items: Sequence[str], cap: int | None) -> str:
     if not items:
         return ""
@@ -253,7 +135,8 @@ def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET
         if len(text) <= budget:
             return text
     counts = _counts(freshness.summary, ctx.changes or freshness, len(freshness.desynchronized))
-    return f"{ctx.marker}\n{_verdict(freshness, ctx)}\n\n{counts}\n\nThe full report is in the job summary.\n"
+    title = headline(verdict_of(freshness, ctx), ctx.manifest_name)
+    return f"{ctx.marker}\n{title}\n\n{counts}\n\nThe full report is in the job summary.\n"
 
 
 def _was(before: Snippet, after: Snippet) -> str:
@@ -279,7 +162,8 @@ def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: boo
     new_keys = (
         {tuple(x.key for x in d.sides) for d in changes.desynchronized if d.new} if changes is not None else set()
     )
-    parts: list[str] = [ctx.marker, _verdict(freshness, ctx), ""]
+    verdict = verdict_of(freshness, ctx)
+    parts: list[str] = [ctx.marker, headline(verdict, ctx.manifest_name), ""]
     if freshness.stale:
         parts.append("The manifest committed on this branch does not match its Markdown; the fix is at the bottom.\n")
     if ctx.base_missing:
@@ -316,19 +200,20 @@ def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: boo
         else:
             line = f"- {' ↔ '.join(loc(s) for s in d.sides)}: the code differs{tag}"
             if diffs and (cap is None or n < cap):
-                line += "\n\n" + _diff(d) + "\n"
+                line += "\n\n" + desync_diff(d) + "\n"
             entries.append(line)
     parts.append(_section("Desynchronized bilingual examples", entries, cap))
     if freshness.notices:
         parts.append(_section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], cap))
-    if not freshness.fresh:
-        parts.append(
-            "**To fix:** run this at the root of the branch and push the result:\n\n"
-            + fenced(
-                f"{visible(ctx.fix_command)}\ngit commit -m 'Update snippet manifest' {visible(ctx.manifest_path)}\n",
-                "sh",
-            )
-        )
+    parts += fixes(
+        freshness,
+        verdict,
+        changes=changes,
+        fix_command=ctx.fix_command,
+        manifest_path=ctx.manifest_path,
+        links=ctx.links,
+        cap=cap,
+    )
     return "\n".join(p for p in parts if p).rstrip() + "\n"
 
 

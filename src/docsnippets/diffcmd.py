@@ -1,0 +1,94 @@
+"""``docsnippets diff [BASE [HEAD]]``: the pull-request report for two git refs, read through git.
+
+What is compared mirrors the PR comment: HEAD's manifest against HEAD's docs decides the
+verdict (is the committed manifest fresh?), and BASE's manifest against HEAD's docs lists what
+the change does. HEAD is the work tree unless a ref is named; the config is the work tree's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import engine, gitrefs
+from . import manifest as mf
+from .config import Config
+from .extract import Memo
+from .tree import TreeError, exists_markdown, scan_tree
+
+
+@dataclass(frozen=True)
+class DiffFound:
+    result: engine.DiffResult
+    hint: str | None
+    base: str  # the commits compared; head None for the work tree
+    head: str | None
+    manifest_rel: str
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        raise TreeError(f"{path}: the manifest is outside the root {root}; diff reads it from git there") from None
+
+
+def _parse(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        return mf.parse(raw.decode("utf-8-sig"), where)
+    except UnicodeDecodeError:
+        raise mf.ManifestError(f"{where}: not UTF-8 text; fix the manifest on that branch") from None
+
+
+def _manifest_at(root: Path, commit: str, rel: str, label: str) -> dict[str, Any] | None:
+    blobs = gitrefs.list_blobs(root, commit)
+    if rel not in blobs:
+        return None
+    return _parse(gitrefs.read_blobs(root, [blobs[rel]])[blobs[rel]], f"{rel} at {label}")
+
+
+def run_diff(
+    root: Path,
+    config: Config,
+    manifest: Path,
+    *,
+    base: str | None,
+    head: str | None,
+    strict_lines: bool = False,
+    memo: Memo | None = None,
+) -> DiffFound:
+    gitrefs.require_repository(root)
+    rel = _relative(manifest, root)
+    base_sha = gitrefs.resolve(root, base) if base else gitrefs.default_base(root)
+    head_sha = gitrefs.resolve(root, head) if head else None
+    base_manifest = _manifest_at(root, base_sha, rel, base or "the merge base")
+    if head_sha is None:
+        inventory = scan_tree(root, config, memo=memo)
+        head_manifest = mf.load(manifest)
+
+        def exists(path: str) -> bool:
+            return exists_markdown(root, path, config)
+    else:
+        files = gitrefs.files_at(root, head_sha, lambda p: p == rel or _selected(p, config))
+        text = files.pop(rel, None)
+        head_manifest = _parse(text, f"{rel} at {head}") if text is not None else None
+        inventory = engine.inventory_of(files, config, memo)
+
+        def exists(path: str) -> bool:
+            return path in files
+
+    result = engine.diff(
+        config,
+        inventory,
+        head_manifest=head_manifest,
+        base_manifest=base_manifest,
+        changed=gitrefs.changed_paths(root, base_sha, head_sha),
+        strict_lines=strict_lines,
+    )
+    hint = engine.pairing_hint(inventory, config, exists)
+    return DiffFound(result, hint, base_sha, head_sha, rel)
+
+
+def _selected(path: str, config: Config) -> bool:
+    return config.is_markdown(path) and not config.is_excluded(path)

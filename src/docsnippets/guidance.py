@@ -1,0 +1,107 @@
+"""What the comment says first and last: the verdict's headline, and what to do about it.
+
+Both are rendered from the run's one ``Verdict``, so the headline can never be green over a
+red check, and the fix names every cause the gate counted.
+"""
+
+from __future__ import annotations
+
+from .codediff import code_diff
+from .compare import Desync, Report
+from .markup import Links, code_span, fenced, location, plain, visible, visible_block
+from .verdict import Verdict
+
+Key = tuple[str, int]
+
+
+def headline(verdict: Verdict, manifest_name: str) -> str:
+    """The comment's first line: the gate's answer, then what it was about."""
+    name = code_span(manifest_name)
+    mark = "✅" if verdict.passed else "❌"
+    if verdict.manifest_missing:
+        about = f"{name} is missing from this branch"
+    elif not verdict.fresh:
+        about = f"{name} is stale — {plain('; '.join(verdict.reasons))}"
+    elif verdict.cause == "desync":
+        about = f"{verdict.desync_words()} (fail-on desync); the manifest {name} itself is fresh"
+    else:
+        about = f"{name} is up to date"
+    if verdict.cause == "error":
+        about = f"could not decide — {plain(verdict.error or '')}; {about}"
+    notes = []
+    if verdict.passed and not verdict.fresh:
+        mark = "⚠️"
+        notes.append("not enforced: fail-on never")
+    if verdict.desync and verdict.cause != "desync":
+        enforced = "" if verdict.desync_enforced else f", not enforced (fail-on {verdict.fail_on})"
+        notes.append(verdict.desync_words() + enforced)
+    extra = f" · ⚠️ {'; '.join(notes)}" if notes else ""
+    return f"### {mark} docsnippets: {about}{extra}"
+
+
+def desync_diff(d: Desync) -> str:
+    """The two translations' code side by side as a diff, comments and docstrings left out."""
+    en, zh = d.sides
+    text = code_diff(en.body, zh.body, f"en/{en.file}", f"zh/{zh.file}")
+    if not text:
+        text = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
+    return (
+        "<details><summary>English vs Chinese code without comments or docstrings</summary>\n\n"
+        + fenced(visible_block(text), "diff")
+        + "\n\n</details>"
+    )
+
+
+def fixes(
+    freshness: Report,
+    verdict: Verdict,
+    *,
+    changes: Report | None,
+    fix_command: str,
+    manifest_path: str,
+    links: Links | None,
+    cap: int | None,
+) -> list[str]:
+    """What to do, in the order the gate weighs it: the manifest first, then the translations."""
+    parts: list[str] = []
+    if not freshness.fresh:
+        lead = "**To fix:**" if verdict.cause == "stale" else "**To update the manifest** (not enforced):"
+        commit = f"git commit -m 'Update snippet manifest' {visible(manifest_path)}"
+        parts.append(
+            f"{lead} run this at the root of the branch and push the result:\n\n"
+            + fenced(f"{visible(fix_command)}\n{commit}\n", "sh")
+        )
+    if freshness.desynchronized:
+        edited = _edited(changes if changes is not None else freshness)
+        steps = [_resync_step(d, edited, links) for d in freshness.desynchronized]
+        shown = steps if cap is None else steps[: max(cap, 1)]
+        if len(shown) < len(steps):
+            shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
+        note = "The code is compared with comments and docstrings left out: a translated comment is never the cause."
+        parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
+    return parts
+
+
+def _resync_lead(verdict: Verdict) -> str:
+    if verdict.cause == "desync":
+        return "**To fix:** bring each counterpart in line"
+    if verdict.desync_enforced:
+        return "**Then** bring each counterpart in line"
+    return f"**To bring the translations in line** (not enforced: fail-on {verdict.fail_on})"
+
+
+def _edited(report: Report) -> set[Key]:
+    """Where the snippets this change edited or added now are."""
+    return {c.after.key for c in report.changed} | {s.key for _, s in report.added}
+
+
+def _resync_step(d: Desync, edited: set[Key], links: Links | None) -> str:
+    if d.relation == "missing" or len(d.sides) != 2:
+        s = d.sides[0]
+        return f"- translate {location(s, links)} into {code_span(d.counterpart_file or '?')}, or remove it"
+    en, zh = d.sides
+    if (en.key in edited) != (zh.key in edited):
+        changed, other = (en, zh) if en.key in edited else (zh, en)
+        return f"- edit {location(other, links)} to match {location(changed, links)} (edited in this change)"
+    why = "both sides were edited" if en.key in edited else "neither side was edited in this change"
+    return f"- make {location(en, links)} and {location(zh, links)} the same code; {why}, so edit the one that is wrong"

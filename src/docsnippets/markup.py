@@ -1,0 +1,80 @@
+"""Safe Markdown pieces: untrusted text (paths, code, messages) shown so it cannot act.
+
+Anything from a pull request only ever appears inside code spans or fenced blocks longer than
+any backtick run it contains, or with every Markdown/HTML character escaped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .records import Snippet
+
+# Control characters and every bidi/invisible mark that can reorder or hide what a name says.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_BLOCK_CONTROL = re.compile(r"[\x00\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def visible(text: str) -> str:
+    """Control and bidi characters shown as escapes, so a name cannot hide what it is."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def code_span(text: str, *, in_table: bool = False) -> str:
+    """An inline code span that no backtick run inside ``text`` can end early."""
+    text = visible(text)
+    if in_table:
+        text = text.replace("|", "\\|")
+    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fenced(code: str, info: str = "python") -> str:
+    """A fenced block longer than any backtick run in ``code``; ``info`` is ours, not the PR's."""
+    longest = max((len(r) for r in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = code if code.endswith("\n") or not code else code + "\n"
+    return f"{fence}{info}\n{body}{fence}"
+
+
+def plain(text: str) -> str:
+    """Our own prose with any Markdown/HTML meaning removed (used for reasons and notices)."""
+    text = visible(text)
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", text)
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where the reviewer's links point: always the PR's own repository and head commit."""
+
+    server_url: str
+    repository: str
+    commit: str
+
+    def lines(self, snippet: Snippet) -> str:
+        from urllib.parse import quote  # links only: the CLI's text report never needs it
+
+        first, last = snippet.code_lines
+        path = quote(snippet.file, safe="/")
+        return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
+
+
+def _linkable(path: str) -> bool:
+    # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
+    return not any(part in ("", ".", "..") for part in path.split("/"))
+
+
+def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
+    first, last = snippet.code_lines
+    text = code_span(f"{snippet.file}:{first}-{last}")
+    if links is None or not link or not _linkable(snippet.file):
+        return text
+    return f"[{text}]({links.lines(snippet)})"
+
+
+def visible_block(text: str) -> str:
+    """Inside a fence only NUL and bidi controls are a risk; tabs and newlines stay."""
+    return _BLOCK_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
