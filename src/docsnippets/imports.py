@@ -116,13 +116,19 @@ def _token_imports(source: str) -> list[ImportRef]:
 
 
 def _dotted_before(toks: list[_Tok], i: int) -> tuple[str, int]:
-    """The dotted name (dots included) that ends just before token ``i``, and where it starts."""
+    """The dotted name (leading dots included) that ends just before token ``i``, and where it starts."""
     j = i
-    while j > 0 and (
-        (toks[j - 1].type == tokenize.NAME and toks[j - 1].string != "from") or toks[j - 1].string in (".", "...")
-    ):
+    if j > 0 and _is_word(toks[j - 1]):
+        j -= 1
+        while j >= 2 and toks[j - 1].string == "." and _is_word(toks[j - 2]):
+            j -= 2
+    while j > 0 and toks[j - 1].string in (".", "..."):
         j -= 1
     return "".join(t.string for t in toks[j:i]), j
+
+
+def _is_word(tok: _Tok) -> bool:
+    return tok.type == tokenize.NAME and tok.string not in ("from", "import", "as")
 
 
 def _import_at(toks: list[_Tok], i: int) -> list[ImportRef]:

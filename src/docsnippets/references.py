@@ -83,8 +83,8 @@ class BrokenReference:
     snippet: Snippet = field(repr=False)
 
     @property
-    def sort_key(self) -> tuple[str, int, str, str]:
-        return (self.file, self.line, self.module, self.name or "")
+    def place(self) -> tuple[str, int]:
+        return (self.file, self.line)
 
 
 # --- names a module binds -------------------------------------------------------------------
@@ -340,7 +340,10 @@ def _problems(tree: _Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
 def check_references(
     snippets: Iterable[Snippet], files: ModuleFiles, packages: Iterable[str] = ()
 ) -> tuple[BrokenReference, ...]:
-    """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, sorted by place."""
+    """Every import of ``snippets`` that the tree behind ``files`` does not satisfy.
+
+    Sorted by file and line; on one line, in the order the statement names them.
+    """
     tree = _Tree(files, packages)
     found: dict[tuple[str, int, str, str | None, Snippet], BrokenReference] = {}
     for snippet in snippets:
@@ -348,7 +351,7 @@ def check_references(
             for name, reason in _problems(tree, ref):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet))
-    return tuple(sorted(found.values(), key=lambda b: b.sort_key))
+    return tuple(sorted(found.values(), key=lambda b: b.place))
 
 
 # --- which snippets a code change can break ------------------------------------------------
@@ -376,6 +379,9 @@ def _touches(ref: ImportRef, module: str) -> bool:
 
 
 def snippets_importing(snippets: Iterable[Snippet], paths: Iterable[str]) -> tuple[Snippet, ...]:
-    """The snippets whose imports a change to ``paths`` (Python files, '/'-separated) can affect."""
+    """The snippets whose imports a change to ``paths`` (Python files, '/'-separated) can affect.
+
+    Importing a parent package counts: its ``__init__`` may re-export from the changed module.
+    """
     modules = [m for path in paths for m in path_modules(path)]
     return tuple(s for s in snippets if any(_touches(ref, m) for ref in imports_of(s) for m in modules))
