@@ -52,7 +52,7 @@ def find_imports(body: str, first_line: int = 1) -> tuple[ImportRef, ...]:
     return tuple(ImportRef(first_line + ref.line - 1, ref.module, ref.names) for ref in found)
 
 
-def _parse_snippet(source: str) -> ast.AST | None:
+def _parse_snippet(source: str) -> ast.Module | None:
     if len(source) > MAX_PARSE_CHARS:
         return None
     flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
@@ -64,9 +64,20 @@ def _parse_snippet(source: str) -> ast.AST | None:
         return None
 
 
-def _ast_imports(tree: ast.AST) -> list[ImportRef]:
+# Import statements only stand in statement lists; expressions need not be walked.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+    for node in nodes:
+        yield node
+        for block in _BLOCKS:
+            yield from _statements(getattr(node, block, None) or [])
+
+
+def _ast_imports(tree: ast.Module) -> list[ImportRef]:
     out: list[ImportRef] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             out.extend(ImportRef(node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
