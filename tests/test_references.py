@@ -8,8 +8,11 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import CORPUS, HEAD, _need, copy_tree, write
+from docsnippets import modules
 from docsnippets.config import Config
 from docsnippets.imports import ImportRef, find_imports, imports_of
 from docsnippets.modules import DirectoryFiles, find_packages
@@ -22,7 +25,7 @@ from docsnippets.references import (
     path_modules,
     snippets_importing,
 )
-from docsnippets.tree import scan_tree
+from docsnippets.tree import TreeError, scan_tree
 
 CODE = CORPUS / "slime-code-624b824a8"
 FIRST = 10  # file line of every test snippet's first body line
@@ -255,15 +258,19 @@ def test_symlink_out_of_root_is_absent_and_fifo_not_read(tmp_path: Path) -> None
     assert found(root, "from pkg.linked import X\n") == [(1, "pkg.linked", None)]
 
 
-def test_unreadable_module_is_not_judged(code_tree: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
-    target = code_tree / "pkg" / "impl.py"
-    target.chmod(0)
-    try:
-        assert found(code_tree, "from pkg.impl import nope\n") == []
-    finally:
-        target.chmod(stat.S_IRUSR | stat.S_IWUSR)
+def test_unreadable_or_oversized_module_is_not_judged(code_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "from pkg.impl import nope\n"
+    assert found(code_tree, body) == [(1, "pkg.impl", "nope")]
+    small = DirectoryFiles(code_tree, max_bytes=10)
+    assert small.read("pkg/impl.py") is None
+    assert check_references([snippet(body)], small) == ()
+
+    def unreadable(root: Path, rel: str, limit: int | None = None) -> bytes:
+        raise TreeError(f"{rel}: permission denied")
+
+    monkeypatch.setattr(modules, "read_file", unreadable)
+    assert found(code_tree, body) == []
+    assert found(code_tree, "from pkg.gone import x\n") == [(1, "pkg.gone", None)]
 
 
 def test_find_imports_lines_and_names() -> None:
@@ -371,3 +378,37 @@ def test_real_name_removed_from_init(slime_repo: Path) -> None:
     _edit(init, '"AnthropicAdapter", ', "")
     where = _lines_of(slime_repo, "from slime.agent.adapters import AnthropicAdapter")
     assert _check(slime_repo) == {(f, n, "slime.agent.adapters", "AnthropicAdapter") for f, n in where}
+
+
+FRAGMENTS = [
+    "import ",
+    "from ",
+    "pkg",
+    ".",
+    "impl",
+    "gone",
+    " as ",
+    "(",
+    ")",
+    ",",
+    "\n",
+    "    ",
+    "*",
+    "'''",
+    "#",
+    "def f(:",
+    "nope",
+    "\\",
+    "await ",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
+def test_any_body_gives_imports_inside_it(code_tree: Path, parts: list[str]) -> None:
+    body = "".join(parts) + "\n"
+    refs = find_imports(body, FIRST)
+    assert all(FIRST <= ref.line < FIRST + body.count("\n") for ref in refs)
+    assert all(ref.module and not ref.module.startswith(".") for ref in refs)
+    for broken in check_references([snippet(body)], DirectoryFiles(code_tree)):
+        assert broken.module.split(".")[0] == "pkg"

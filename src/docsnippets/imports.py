@@ -105,7 +105,7 @@ def _resilient_tokens(source: str) -> Iterator[_Tok]:
         try:
             rest = iter([line + "\n" for line in lines[start:]])
             for tok in tokenize.generate_tokens(lambda rest=rest: next(rest, "")):
-                last = tok.start[0]
+                last = tok.end[0]
                 if tok.type not in _SKIPPED_TOKENS:
                     yield _Tok(tok.type, tok.string, start + tok.start[0])
             return
