@@ -19,6 +19,7 @@ TAG_REF = "docker://ghcr.io/owner/docsnippets:v1.2.3"
 def _load():
     spec = importlib.util.spec_from_file_location("pin_action", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up here
     spec.loader.exec_module(module)
     return module
 
