@@ -126,3 +126,32 @@ def test_a_schema_error_fails(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "0 at error level" in done.stdout  # zizmor is content; the schema is not
     assert "vendor.github-workflows" in done.stdout and "ok -- validation done" in done.stdout  # action.yml
+
+
+def _all_workflow_texts() -> dict[str, str]:
+    texts = {p.name: p.read_text(encoding="utf-8") for p in sorted((REPO / ".github" / "workflows").glob("*.yml"))}
+    for example in lint.readme_workflows((REPO / "README.md").read_text(encoding="utf-8")):
+        texts[f"README.md:{example.line}"] = example.text
+    return texts
+
+
+def test_every_action_is_pinned_by_sha_with_its_version_and_no_pull_request_target() -> None:
+    import re
+
+    import yaml
+
+    pinned = re.compile(r"uses: [\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+(?:\.\d+\.\d+)?$")
+    texts = _all_workflow_texts()
+    assert len(texts) >= 5  # stage 1, stage 2, release; both README examples
+    for name, text in texts.items():
+        data = yaml.safe_load(text)
+        triggers = data.get("on", data.get(True))
+        assert "pull_request_target" not in (triggers if isinstance(triggers, dict | list) else [triggers]), name
+        for line in text.splitlines():
+            uses = line.strip().removeprefix("- ")
+            if uses.startswith("uses:") and not uses.startswith(("uses: ./", "uses: $/")):
+                assert pinned.fullmatch(uses), f"{name}: {uses}"
+        for job in data["jobs"].values():
+            for step in job.get("steps", []):
+                if str(step.get("uses", "")).startswith("actions/checkout@"):
+                    assert step["with"]["persist-credentials"] is False, name
