@@ -101,7 +101,8 @@ from multiprocessing import Pool
 from pathlib import Path
 from docsnippets.config import Config
 from docsnippets.pairs import pair_up
-from docsnippets.tree import list_markdown, scan_files
+from docsnippets.engine import scan_files
+from docsnippets.tree import markdown_files
 
 def chunk(args):
     root, files = args
@@ -110,7 +111,7 @@ def chunk(args):
 if __name__ == "__main__":
     root, workers = Path(sys.argv[1]).resolve(), int(sys.argv[2])
     config = Config()
-    files = list_markdown(root, config)
+    files = markdown_files(root, config)[0]
     if workers <= 1:
         snippets, notices, present = scan_files(root, files, config)
     else:

@@ -270,7 +270,7 @@ def test_a_schema_1_base_manifest_still_shows_what_the_pr_changes(tmp_path, fake
     import json
 
     from docsnippets.config import Config
-    from docsnippets.tree import scan_tree
+    from docsnippets.engine import scan_tree
     from manifest_helpers import schema1
 
     old = json.dumps(schema1(scan_tree(BASE, Config())), ensure_ascii=False, indent=2)

@@ -18,7 +18,7 @@ from docsnippets import manifest as mf
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
-from docsnippets.tree import scan_tree
+from docsnippets.engine import scan_tree
 
 EN = (
     "# Hooks\n\n```python\nimport asyncio\n\nasync def hook(x):\n    await asyncio.sleep(0)  # wait\n```\n\n"
@@ -264,7 +264,7 @@ def test_the_action_never_reads_a_cache(tmp_path):
             "GITHUB_EVENT_PATH": str(event),
             "GITHUB_REPOSITORY": "THUDM/slime",
             "GITHUB_WORKSPACE": str(ws),
-            "INPUT_MANIFEST": mf.DEFAULT_NAME,
+            "INPUT_MANIFEST": mf.DEFAULT_MANIFEST,
         },
         cwd=ws,
         capture_output=True,

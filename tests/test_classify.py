@@ -2,6 +2,7 @@ import pytest
 
 from docsnippets import classify
 from docsnippets.classify import find_markers, find_modules, syntax_status
+from docsnippets.constants import Status
 
 MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 
@@ -108,4 +109,4 @@ def test_status_does_not_depend_on_the_warnings_filter(body):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         strict = syntax_status(body)
-    assert normal == strict == classify.Status(classify.NEEDS_ASYNC_WRAPPER)
+    assert normal == strict == classify.SyntaxStatus(Status.NEEDS_ASYNC_WRAPPER)

@@ -8,8 +8,8 @@ import re
 from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
+from docsnippets.engine import scan_tree
 from docsnippets.fences import extract_fences
-from docsnippets.tree import scan_tree
 from manifest_helpers import pairs
 
 

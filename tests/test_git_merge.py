@@ -18,7 +18,7 @@ from docsnippets import manifest as mf
 from docsnippets.cli import main
 
 ENTRY = Path(__file__).resolve().parents[1] / "entrypoint.py"
-M = mf.DEFAULT_NAME
+M = mf.DEFAULT_MANIFEST
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
@@ -260,7 +260,7 @@ def test_commit_is_recorded_only_when_given_and_kept_for_unchanged_entries(tmp_p
 
 def test_a_schema_1_manifest_is_stale_with_the_fix(tmp_path):
     from docsnippets.config import Config
-    from docsnippets.tree import scan_tree
+    from docsnippets.engine import scan_tree
     from manifest_helpers import schema1
 
     repo = init(tmp_path / "r", FILES)

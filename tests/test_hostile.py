@@ -135,7 +135,7 @@ sys.addaudithook(hook)
 """
 RUN_ALL = """
 codes = [cli.main(argv) for argv in ARGVS]
-data = manifest.load(Path(ROOT) / manifest.DEFAULT_NAME)
+data = manifest.load(Path(ROOT) / manifest.DEFAULT_MANIFEST)
 for entry in manifest.entries(data):
     classify.syntax_status(entry["body"])
     classify.find_markers(entry["body"])
@@ -199,7 +199,7 @@ def _update_and_check(root: Path, *extra: str, **limits):
 
 
 def _manifest(root: Path) -> dict:
-    return json.loads((root / mf.DEFAULT_NAME).read_text(encoding="utf-8"))
+    return json.loads((root / mf.DEFAULT_MANIFEST).read_text(encoding="utf-8"))
 
 
 def test_ten_thousand_nested_parentheses(tmp_path):
@@ -555,7 +555,7 @@ def test_catalogue_from_a_tampered_manifest_is_refused(tmp_path, capsys):
     for needle, mutate in tampered:
         broken = json.loads(json.dumps(data))
         mutate(broken)
-        (root / mf.DEFAULT_NAME).write_text(json.dumps(broken))
+        (root / mf.DEFAULT_MANIFEST).write_text(json.dumps(broken))
         capsys.readouterr()
         assert main(["render", "--root", str(root)]) == 2, needle
         err = capsys.readouterr().err
@@ -582,7 +582,7 @@ KILLED_UPDATE = textwrap.dedent(
 
 def test_killed_update_leaves_old_manifest_and_no_lasting_temp_file(tmp_path, capsys):
     root = write(tmp_path / "t", {"a.md": fence("await old()\n")})
-    manifest = root / mf.DEFAULT_NAME
+    manifest = root / mf.DEFAULT_MANIFEST
     assert main(["update", "--root", str(root)]) == 0
     manifest.chmod(0o644)
     old = manifest.read_bytes()
@@ -613,7 +613,7 @@ def test_write_atomic_keeps_a_live_writers_temp_file(tmp_path):
 
 def test_update_with_a_broken_manifest_replaces_it(tmp_path, capsys):
     root = write(tmp_path / "t", {"a.md": fence("await x\n")})
-    (root / mf.DEFAULT_NAME).write_text("{ not json")
+    (root / mf.DEFAULT_MANIFEST).write_text("{ not json")
     assert main(["update", "--root", str(root)]) == 0
     assert main(["check", "--root", str(root)]) == 0
-    assert engine.check(root, CFG, root / mf.DEFAULT_NAME).report.fresh
+    assert engine.check(root, CFG, root / mf.DEFAULT_MANIFEST).report.fresh

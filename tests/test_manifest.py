@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from docsnippets import fileio
 from docsnippets import manifest as mf
-from docsnippets import manifest_io
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import pair_up
@@ -84,7 +84,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(manifest_io.os, "replace", boom)
+    monkeypatch.setattr(fileio.os, "replace", boom)
     with pytest.raises(OSError):
         mf.write_atomic(target, "new\n")
     assert target.read_text() == "old\n"

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from docsnippets import extract, tree
 from docsnippets.config import Config
+from docsnippets.engine import scan_tree
 from docsnippets.records import Notice
-from docsnippets.tree import TreeError, scan_tree
+from docsnippets.tree import TreeError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -389,12 +390,12 @@ def test_read_file_matches_pathlib(odd_tree):
 
 
 def test_walk_matches_pathlib(odd_tree, monkeypatch):
-    assert tree._walk(odd_tree) == _reference_walk(odd_tree)
+    assert tree._walk_typed(odd_tree)[0] == _reference_walk(odd_tree)
     monkeypatch.chdir(odd_tree.parent)
     for root in (Path("root"), Path("./root"), Path("root/"), Path("root/../root")):
-        assert tree._walk(root) == _reference_walk(root)
+        assert tree._walk_typed(root)[0] == _reference_walk(root)
     monkeypatch.chdir(odd_tree)
-    assert tree._walk(Path(".")) == _reference_walk(Path("."))
+    assert tree._walk_typed(Path("."))[0] == _reference_walk(Path("."))
 
 
 def test_listing_hints_are_only_hints(odd_tree):
@@ -403,7 +404,7 @@ def test_listing_hints_are_only_hints(odd_tree):
     assert regular == {"top.md", "a b/ç/deep.md"}
     # A stale or wrong hint must not change the answer: the reader falls back to read_file.
     for rel in [*files, "missing.md", "dir.md"]:
-        hinted = _outcome(lambda root, name: tree._read_listed(root, name, True), odd_tree, rel)
+        hinted = _outcome(lambda root, name: tree.read_listed(root, name, True), odd_tree, rel)
         assert hinted == _outcome(_reference_read, odd_tree, rel), rel
 
 
@@ -416,5 +417,5 @@ def test_walk_falls_back_to_os_walk_on_errors(odd_tree, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", failing)  # os.walk calls it too: same failure both ways
-    assert tree._walk(odd_tree) == _reference_walk(odd_tree)
-    assert "a b/ç/deep.md" not in tree._walk(odd_tree)
+    assert tree._walk_typed(odd_tree)[0] == _reference_walk(odd_tree)
+    assert "a b/ç/deep.md" not in tree._walk_typed(odd_tree)[0]

@@ -354,7 +354,7 @@ def _updated_tree(files: dict[str, str]) -> Iterator[tuple[Path, Path]]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp).resolve()
         _write_tree(root, files)
-        manifest = root / mf.DEFAULT_NAME
+        manifest = root / mf.DEFAULT_MANIFEST
         engine.update(root, CFG, manifest, repository=None, commit=None)
         yield root, manifest
 

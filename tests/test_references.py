@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conftest import CORPUS, HEAD, _need, copy_tree, write
 from docsnippets import modules
 from docsnippets.config import Config
+from docsnippets.engine import scan_tree
 from docsnippets.imports import ImportRef, find_imports, imports_of
 from docsnippets.modules import DirectoryFiles, find_packages
 from docsnippets.records import Snippet
@@ -25,7 +26,7 @@ from docsnippets.references import (
     path_modules,
     snippets_importing,
 )
-from docsnippets.tree import TreeError, scan_tree
+from docsnippets.tree import TreeError
 
 CODE = CORPUS / "slime-code-624b824a8"
 FIRST = 10  # file line of every test snippet's first body line

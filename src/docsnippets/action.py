@@ -101,7 +101,7 @@ class Settings:
             runner_temp=path("RUNNER_TEMP"),
             sha=env.get("GITHUB_SHA", ""),
             token=inp("github-token"),
-            manifest=inp("manifest", mf.DEFAULT_NAME),
+            manifest=inp("manifest", mf.DEFAULT_MANIFEST),
             config=inp("config"),
             fail_on=fail_on,
             comment=comment,
@@ -295,7 +295,9 @@ def _default_client(settings: Settings) -> Any:
 
 
 def _fix_command(settings: Settings) -> str:
-    return "docsnippets update" + ("" if settings.manifest == mf.DEFAULT_NAME else f" --manifest {settings.manifest}")
+    return "docsnippets update" + (
+        "" if settings.manifest == mf.DEFAULT_MANIFEST else f" --manifest {settings.manifest}"
+    )
 
 
 def run(settings: Settings, out: TextIO, client_factory: ClientFactory = _default_client) -> int:
@@ -403,7 +405,7 @@ def _run_pr(
     )
     body = render.comment(freshness, ctx)
     if settings.comment != "never":
-        noteworthy = freshness.stale or bool(freshness.desynchronized) or _has_changes(changes)
+        noteworthy = not freshness.fresh or bool(freshness.desynchronized) or _has_changes(changes)
         create = settings.comment == "always" or noteworthy
         try:
             try:

@@ -15,27 +15,27 @@ only means no cache. Either way nothing changes but the speed.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .classify import STATUSES, code_digest
-from .config import Config, read_regular
+from .classify import code_digest
+from .config import Config
+from .constants import Status
 from .fences import sha256_text
-from .manifest import fence_fields
-from .records import Snippet
+from .fileio import read_regular, write_atomic
+from .records import Snippet, fence_fields, snippet_from
 
 # Bumped whenever the entry layout changes (the code hash would catch it too; this says why).
 CACHE_FORMAT = 1
 # The modules whose code decides an extraction result.
-_EXTRACTION_CODE = ("fences.py", "classify.py", "extract.py", "records.py", "cache.py")
+_EXTRACTION_CODE = ("constants.py", "fences.py", "classify.py", "extract.py", "records.py", "cache.py")
 _HEX = frozenset("0123456789abcdef")
+_STATUSES = frozenset(Status)
 # Bodies up to this size get their code digest computed for the entry; a longer one is left
 # without (pairing computes it if it is ever needed), so a cold run never tokenizes a huge
 # block only to fill the cache.
@@ -125,21 +125,10 @@ class SnippetCache:
         entry = self._entry(file_sha256) if self.enabled else None
         if entry is None:
             return
-        import tempfile  # only a run that parsed something writes
-
-        tmp: str | None = None
         try:
             data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s) for s in snippets]}).encode()
-            self.directory.mkdir(parents=True, exist_ok=True)
-            # A fresh, exclusive name: no clash between writers, never a FIFO left in the way.
-            fd, tmp = tempfile.mkstemp(prefix=f".{entry.name}.", suffix=".tmp", dir=self.directory)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, entry)  # readers see no entry or a whole one, never half
+            write_atomic(entry, data, durable=False)  # readers see no entry or a whole one, never half
         except (OSError, ValueError, RecursionError):
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
             self.enabled = False  # read-only or full: stop trying for this run
 
 
@@ -154,16 +143,15 @@ def _entry_of(s: Snippet) -> dict[str, Any]:
     }
 
 
-def _pair(value: Any) -> tuple[int, int]:
-    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int and v >= 1 for v in value)):
-        raise ValueError("bad line range")
-    return value[0], value[1]
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        raise ValueError("bad string list")
-    return tuple(value)
+def _check_shape(e: Any) -> None:
+    """The line ranges and string lists of an entry; anything else is a damaged entry."""
+    for key in ("fence_lines", "code_lines"):
+        value = e[key]
+        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int and v >= 1 for v in value)):
+            raise ValueError("bad line range")
+    for key in ("markers", "modules"):
+        if not (isinstance(e[key], list) and all(isinstance(v, str) for v in e[key])):
+            raise ValueError("bad string list")
 
 
 def _snippets(data: Any, path: str, file_sha256: str) -> list[Snippet]:
@@ -173,27 +161,12 @@ def _snippets(data: Any, path: str, file_sha256: str) -> list[Snippet]:
     for e in data["snippets"]:
         body, info, status = e["body"], e["info"], e["status"]
         message, line, digest = e["status_message"], e["status_line"], e["code_digest"]
-        if not (isinstance(body, str) and isinstance(info, str) and status in STATUSES):
+        if not (isinstance(body, str) and isinstance(info, str) and status in _STATUSES):
             raise ValueError("bad snippet")
         if not (message is None or isinstance(message, str)) or not (line is None or type(line) is int):
             raise ValueError("bad status")
         if not (isinstance(digest, str) and (digest == "" or (len(digest) == 64 and _HEX.issuperset(digest)))):
             raise ValueError("bad digest")
-        out.append(
-            Snippet(
-                file=path,
-                fence_lines=_pair(e["fence_lines"]),
-                code_lines=_pair(e["code_lines"]),
-                info=info,
-                markers=_strings(e["markers"]),
-                modules=_strings(e["modules"]),
-                status=status,
-                body=body,
-                body_sha256=sha256_text(body),
-                file_sha256=file_sha256,
-                status_message=message,
-                status_line=line,
-                code_digest=digest,
-            )
-        )
+        _check_shape(e)
+        out.append(snippet_from(path, e, body_sha256=sha256_text(body), file_sha256=file_sha256, code_digest=digest))
     return out

@@ -16,11 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-PARSES = "parses"
-NEEDS_ASYNC_WRAPPER = "needs-async-wrapper"
-INCOMPLETE_SIGNATURE = "incomplete-signature"
-SYNTAX_ERROR = "syntax-error"
-STATUSES = (PARSES, NEEDS_ASYNC_WRAPPER, INCOMPLETE_SIGNATURE, SYNTAX_ERROR)
+from .constants import Status
 
 MARKERS = ("async def", "async for", "async with", "await")
 
@@ -32,10 +28,10 @@ _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
 
 
 @dataclass(frozen=True)
-class Status:
+class SyntaxStatus:
     """A syntax status, with the compiler's message and line when it is ``syntax-error``."""
 
-    status: str
+    status: Status
     message: str | None = None
     line: int | None = None
 
@@ -218,22 +214,22 @@ def complete_signatures(source: str) -> str | None:
     return "\n".join(out) if changed else None
 
 
-def syntax_status(body: str) -> Status:
+def syntax_status(body: str) -> SyntaxStatus:
     """Classify by ``compile()`` alone, on the body with its common indentation removed."""
     if len(body) > MAX_COMPILE_CHARS:
-        return Status(SYNTAX_ERROR, f"block longer than {MAX_COMPILE_CHARS} characters: not checked")
+        return SyntaxStatus(Status.SYNTAX_ERROR, f"block longer than {MAX_COMPILE_CHARS} characters: not checked")
     source = dedent(body)
     error = _compiles(source)
     if error is None:
-        return Status(PARSES)
+        return SyntaxStatus(Status.PARSES)
     top_await = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     if _compiles(source, top_await) is None:
-        return Status(NEEDS_ASYNC_WRAPPER)
+        return SyntaxStatus(Status.NEEDS_ASYNC_WRAPPER)
     repaired = complete_signatures(source)
     if repaired is not None and _compiles(repaired, top_await) is None:
-        return Status(INCOMPLETE_SIGNATURE)
+        return SyntaxStatus(Status.INCOMPLETE_SIGNATURE)
     message = (error.msg or str(error)).splitlines()[0] if (error.msg or str(error)) else "invalid"
-    return Status(SYNTAX_ERROR, message, error.lineno)
+    return SyntaxStatus(Status.SYNTAX_ERROR, message, error.lineno)
 
 
 @lru_cache(maxsize=4096)

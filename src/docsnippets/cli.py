@@ -17,7 +17,9 @@ from .cache import CacheSettings, SnippetCache
 from .compare import Report
 from .config import Config, ConfigError
 from .config import load as load_config
+from .fileio import write_atomic
 from .manifest_io import COMMIT, REPOSITORY
+from .pairs import pairing_hint
 from .records import Inventory
 from .textreport import report_text
 from .tree import TreeError, check_root, exists_markdown, origin_repository
@@ -176,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _manifest_path(args: argparse.Namespace, root: Path) -> Path:
-    return args.manifest if args.manifest is not None else root / mf.DEFAULT_NAME
+    return args.manifest if args.manifest is not None else root / mf.DEFAULT_MANIFEST
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
@@ -248,7 +250,7 @@ def _warn(message: str) -> None:
 
 
 def _warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
-    hint = engine.pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
+    hint = pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
     if hint:
         _warn(hint)
 
@@ -293,7 +295,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     if args.output is not None and args.output.resolve() == path.resolve():
         raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")
     if args.output is not None:
-        mf.write_atomic(args.output, text)
+        write_atomic(args.output, text)
     else:
         out.write(text)
     return EXIT_FRESH

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .constants import Relation
 from .manifest import summarize
 from .pairs import align, similarity
-from .records import DIVERGED, MISSING, Inventory, Snippet
+from .records import Inventory, Snippet
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Change:
 class Desync:
     """An out-of-sync pair (``diverged``) or a snippet whose counterpart has none (``missing``)."""
 
-    relation: str
+    relation: Relation
     sides: tuple[Snippet, ...]
     indices: tuple[int, ...]
     ids: tuple[str, ...]
@@ -54,10 +55,6 @@ class Report:
     desynchronized: tuple[Desync, ...]
     resynchronized: tuple[Desync, ...]
     notices: tuple[str, ...] = ()
-
-    @property
-    def stale(self) -> bool:
-        return not self.fresh
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -140,13 +137,13 @@ def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
     entries: list[Desync] = []
     members: set[int] = set()
     for pair in inv.pairs:
-        if pair.relation == DIVERGED:
+        if pair.relation == Relation.DIVERGED:
             sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
-            entries.append(Desync(DIVERGED, sides, (pair.en, pair.zh), (inv.ids[pair.en], inv.ids[pair.zh])))
+            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), (inv.ids[pair.en], inv.ids[pair.zh])))
             members.update((pair.en, pair.zh))
     for i in inv.missing():
         s = inv.snippets[i]
-        entries.append(Desync(MISSING, (s,), (i,), (inv.ids[i],), inv.counterpart_of(s.file)))
+        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), inv.counterpart_of(s.file)))
         members.add(i)
     entries.sort(key=lambda d: d.sides[0].key)
     return entries, members
@@ -159,7 +156,7 @@ def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
         out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
     for i in inv.missing():
         s = inv.snippets[i]
-        out.add((s.file, s.body_sha256, "", "", MISSING))
+        out.add((s.file, s.body_sha256, "", "", Relation.MISSING))
     return out
 
 

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .constants import CONFIG_FILENAMES
+from .fileio import NotRegularFile, read_regular
+
 DEFAULT_LANGUAGES = ("python", "python3", "py")
 DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 DEFAULT_EXTENSIONS = (".md", ".markdown")
 DEFAULT_PAIR_RULES = (("docs/en/{path}", "docs/zh/{path}"), ("{dir}{name}.md", "{dir}{name}_zh.md"))
 DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
-CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 
 # Links are built from it: a host with an optional port and path, nothing that ends a link.
 _SERVER_URL = re.compile(r"https?://[\w.-]+(?::[0-9]+)?(?:/[\w.~%-]+)*")
@@ -43,31 +43,6 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 class ConfigError(ValueError):
     """A configuration problem, phrased as one line naming the file and the fix."""
-
-
-class NotRegularFile(OSError):
-    """A path that exists but is a FIFO, a device or a socket rather than a file."""
-
-
-def read_regular(path: Path) -> bytes | None:
-    """The bytes of a regular file, None when it does not exist.
-
-    Opened without blocking and checked before reading: a manifest or config that is a FIFO,
-    a device or a symlink to ``/dev/zero`` would otherwise hang or fill the memory. Raises
-    IsADirectoryError, NotRegularFile, or another OSError for anything else.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-        return handle.read()
 
 
 @dataclass(frozen=True)
@@ -149,6 +124,69 @@ def _str_list(value: Any, key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _languages(value: Any, key: str, where: str) -> tuple[str, ...]:
+    return tuple(v.lower() for v in _str_list(value, key, where))
+
+
+def _extensions(value: Any, key: str, where: str) -> tuple[str, ...]:
+    return tuple((v if v.startswith(".") else "." + v).lower() for v in _str_list(value, key, where))
+
+
+def _exclude(value: Any, key: str, where: str) -> tuple[str, ...]:
+    patterns = _str_list(value, key, where)
+    for pattern in patterns:
+        if pattern.startswith("/") or "\\" in pattern or pattern.count("[") != pattern.count("]"):
+            raise ConfigError(
+                f"{where}: bad glob {pattern!r} in 'exclude': use a relative path pattern "
+                "with '/', such as 'docs/archive/*'"
+            )
+    return patterns
+
+
+def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(r, dict) and set(r) == {"en", "zh"} and all(isinstance(v, str) for v in r.values()) for r in value
+    ):
+        raise ConfigError(f"{where}: 'pair_rules' must be a list of {{en: ..., zh: ...}} templates")
+    rules = tuple(PairRule(r["en"], r["zh"]) for r in value)
+    for rule in rules:
+        rule.validate(where)
+    return rules
+
+
+def _positive_int(value: Any, key: str, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(f"{where}: '{key}' must be a positive integer")
+    return value
+
+
+def _url_part(pattern: re.Pattern[str], problem: str) -> Callable[[Any, str, str], str]:
+    """A non-empty string without a trailing '/' that fits ``pattern``; ``problem`` says what it must do."""
+
+    def parse(value: Any, key: str, where: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{where}: '{key}' must be a non-empty string")
+        value = value.rstrip("/")
+        if not pattern.fullmatch(value):
+            raise ConfigError(f"{where}: '{key}' must {problem}")
+        return value
+
+    return parse
+
+
+# Every setting a config file may hold, and how its value is checked and normalized.
+_PARSERS: dict[str, Callable[[Any, str, str], Any]] = {
+    "languages": _languages,
+    "modules": _str_list,
+    "extensions": _extensions,
+    "exclude": _exclude,
+    "pair_rules": _pair_rules,
+    "max_file_bytes": _positive_int,
+    "repository": _url_part(re.compile(r"[\w.-]+/[\w.-]+"), "look like owner/name"),
+    "server_url": _url_part(_SERVER_URL, "be an http(s) URL such as https://github.example.com"),
+}
+
+
 def from_mapping(data: Any, where: str) -> Config:
     if data is None:
         data = {}
@@ -157,45 +195,7 @@ def from_mapping(data: Any, where: str) -> Config:
     unknown = sorted(str(k) for k in data if k not in _KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown setting {', '.join(unknown)}; known: {', '.join(sorted(_KEYS))}")
-    kwargs: dict[str, Any] = {}
-    for key in ("languages", "modules", "extensions", "exclude"):
-        if key in data:
-            kwargs[key] = _str_list(data[key], key, where)
-    if "languages" in kwargs:
-        kwargs["languages"] = tuple(v.lower() for v in kwargs["languages"])
-    if "extensions" in kwargs:
-        kwargs["extensions"] = tuple((v if v.startswith(".") else "." + v).lower() for v in kwargs["extensions"])
-    for pattern in kwargs.get("exclude", ()):
-        if pattern.startswith("/") or "\\" in pattern or pattern.count("[") != pattern.count("]"):
-            raise ConfigError(
-                f"{where}: bad glob {pattern!r} in 'exclude': use a relative path pattern "
-                "with '/', such as 'docs/archive/*'"
-            )
-    if "pair_rules" in data:
-        rules = data["pair_rules"]
-        if not isinstance(rules, list) or not all(
-            isinstance(r, dict) and set(r) == {"en", "zh"} and all(isinstance(v, str) for v in r.values())
-            for r in rules
-        ):
-            raise ConfigError(f"{where}: 'pair_rules' must be a list of {{en: ..., zh: ...}} templates")
-        kwargs["pair_rules"] = tuple(PairRule(r["en"], r["zh"]) for r in rules)
-        for rule in kwargs["pair_rules"]:
-            rule.validate(where)
-    if "max_file_bytes" in data:
-        value = data["max_file_bytes"]
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ConfigError(f"{where}: 'max_file_bytes' must be a positive integer")
-        kwargs["max_file_bytes"] = value
-    for key in ("repository", "server_url"):
-        if key in data:
-            if not isinstance(data[key], str) or not data[key]:
-                raise ConfigError(f"{where}: '{key}' must be a non-empty string")
-            kwargs[key] = data[key].rstrip("/")
-    if "repository" in kwargs and not re.fullmatch(r"[\w.-]+/[\w.-]+", kwargs["repository"]):
-        raise ConfigError(f"{where}: 'repository' must look like owner/name")
-    if "server_url" in kwargs and not _SERVER_URL.fullmatch(kwargs["server_url"]):
-        raise ConfigError(f"{where}: 'server_url' must be an http(s) URL such as https://github.example.com")
-    return Config(**kwargs)
+    return Config(**{key: parse(data[key], key, where) for key, parse in _PARSERS.items() if key in data})
 
 
 def load(path: Path | None, root: Path) -> Config:

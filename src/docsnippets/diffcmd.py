@@ -15,7 +15,8 @@ from . import engine, gitrefs
 from . import manifest as mf
 from .config import Config
 from .extract import Memo
-from .tree import TreeError, exists_markdown, scan_tree
+from .pairs import pairing_hint
+from .tree import TreeError, exists_markdown
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def run_diff(
     head_sha = gitrefs.resolve(root, head) if head else None
     base_manifest = _manifest_at(root, base_sha, rel, base or "the merge base")
     if head_sha is None:
-        inventory = scan_tree(root, config, memo=memo)
+        inventory = engine.scan_tree(root, config, memo=memo)
         head_manifest = mf.load(manifest)
 
         def exists(path: str) -> bool:
@@ -86,7 +87,7 @@ def run_diff(
         changed=gitrefs.changed_paths(root, base_sha, head_sha),
         strict_lines=strict_lines,
     )
-    hint = engine.pairing_hint(inventory, config, exists)
+    hint = pairing_hint(inventory, config, exists)
     return DiffFound(result, hint, base_sha, head_sha, rel)
 
 

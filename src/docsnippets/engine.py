@@ -1,22 +1,24 @@
 """The jobs the CLI and the Action share: scan a tree (whole or by changed files), check, update.
 
-This is the one place that ties the file system (tree.py) to the pure stages.
+This is the one orchestrator: the only module that ties the file-system edges (tree.py,
+fileio.py) to the pure stages (extract, pairs, compare, manifest).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import manifest as mf
 from .compare import Report, compare
-from .config import Config, PairRule
+from .config import Config
 from .extract import Memo, snippets_from_bytes
+from .fileio import write_atomic
 from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
-from .tree import TreeError, exists_markdown, scan_files, scan_tree
+from .tree import TreeError, exists_markdown, markdown_files, read_listed
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,56 @@ class CheckResult:
     manifest_missing: bool
     touched: tuple[str, ...] | None
     scanned: Scanned | None = None
+
+
+def _utf8_name(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes arrive as lone surrogates
+        return False
+    return True
+
+
+def scan_files(
+    root: Path,
+    files: Iterable[str],
+    config: Config,
+    *,
+    prefilter: bool = True,
+    regular: Collection[str] = frozenset(),
+    memo: Memo | None = None,
+) -> tuple[list[Snippet], list[Notice], set[str]]:
+    """Extract the snippets of ``files``; also returns which of them exist as Markdown.
+
+    ``regular`` names files a directory listing just saw as regular files (a hint only);
+    ``memo`` holds earlier results by file content (see cache.py).
+    """
+    snippets: list[Snippet] = []
+    notices: list[Notice] = []
+    present: set[str] = set()
+    for rel in files:
+        if not _utf8_name(rel):
+            shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            notices.append(Notice(shown, "file name is not valid UTF-8; skipped - rename the file"))
+            continue
+        data = read_listed(root, rel, rel in regular, config.max_file_bytes)
+        if data is None:
+            continue
+        if isinstance(data, Notice):
+            notices.append(data)
+            continue
+        present.add(rel)
+        found, problems = snippets_from_bytes(rel, data, config, prefilter=prefilter, memo=memo)
+        snippets.extend(found)
+        notices.extend(problems)
+    return snippets, notices, present
+
+
+def scan_tree(root: Path, config: Config, *, prefilter: bool = True, memo: Memo | None = None) -> Inventory:
+    """Every selected snippet of the tree at ``root``, paired."""
+    files, regular = markdown_files(root, config)
+    snippets, notices, present = scan_files(root, files, config, prefilter=prefilter, regular=regular, memo=memo)
+    return pair_up(snippets, present, config, notices)
 
 
 def normalize_changed(root: Path, paths: Iterable[str]) -> list[str]:
@@ -234,7 +286,7 @@ def update(
     text = mf.dumps(data)
     if text == old_text:
         return UpdateResult(data, False, inventory, source.notes)
-    mf.write_atomic(manifest_path, text)
+    write_atomic(manifest_path, text)
     return UpdateResult(data, True, inventory, (*source.notes, *_source_change(old, data)))
 
 
@@ -256,47 +308,6 @@ def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
         d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
     )
     return replace(report, desynchronized=desync)
-
-
-def pairing_hint(inventory: Inventory, config: Config, exists: Callable[[str], bool]) -> str | None:
-    """A one-line warning when no file paired although files that look like pairs exist.
-
-    The usual cause is a root one level off (``--root docs`` while the rules say ``docs/en/``):
-    then every snippet is unpaired and no desync can ever be found, silently.
-    """
-    files = sorted({f for f, _ in inventory.counterparts})
-    if not files or any(other is not None for _, other in inventory.counterparts):
-        return None
-    for rule in config.pair_rules:
-        for file in files:
-            found = _shifted_pair(rule, file, exists)
-            if found is not None:
-                other, fix = found
-                return (
-                    f"no pair rule matched, but {file} and {other} look like a bilingual pair under the rule "
-                    f"{rule.en} <-> {rule.zh}; {fix}, or set pair_rules in .docsnippets.yml"
-                )
-    return None
-
-
-def _shifted_pair(rule: PairRule, file: str, exists: Callable[[str], bool]) -> tuple[str, str] | None:
-    """(counterpart, fix) when ``file`` pairs under ``rule`` with the root moved up or down."""
-    en_parts, zh_parts = rule.en.split("/"), rule.zh.split("/")
-    k = 0
-    # Root too deep: the rule's shared leading directories (docs/) are missing from the paths.
-    while k < min(len(en_parts), len(zh_parts)) - 1 and en_parts[k] == zh_parts[k] and "{" not in en_parts[k]:
-        k += 1
-        hit = PairRule("/".join(en_parts[k:]), "/".join(zh_parts[k:])).counterpart(file)
-        if hit is not None and exists(hit[1]):
-            return hit[1], f"run with --root at the directory that holds {'/'.join(en_parts[:k])}/"
-    # Root too high: the paths carry a leading directory the rule does not expect.
-    parts = file.split("/")
-    for k in range(1, len(parts)):
-        head, tail = "/".join(parts[:k]), "/".join(parts[k:])
-        hit = rule.counterpart(tail)
-        if hit is not None and exists(f"{head}/{hit[1]}"):
-            return f"{head}/{hit[1]}", f"run with --root {head}"
-    return None
 
 
 def inventory_of(files: Mapping[str, bytes], config: Config, memo: Memo | None = None) -> Inventory:

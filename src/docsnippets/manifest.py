@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from . import schema1
-from .classify import STATUSES
-from .config import Config, NotRegularFile, read_regular
+from .config import Config
+from .constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
+from .fileio import NotRegularFile, read_regular, write_atomic
 from .manifest_io import (
     ManifestError,
     check_entry,
@@ -28,14 +29,20 @@ from .manifest_io import (
     permalink,
     permalink_of,
     validate_source,
-    write_atomic,
 )
-from .records import MISSING, RELATIONS, Inventory, Pair, Snippet, pair_id_of, snippet_ids
+from .records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from, snippet_ids
 
-__all__ = ["ManifestAccessError", "ManifestError", "dumps", "permalink", "permalink_of", "write_atomic"]
+__all__ = [
+    "DEFAULT_MANIFEST",
+    "ManifestAccessError",
+    "ManifestError",
+    "dumps",
+    "permalink",
+    "permalink_of",
+    "write_atomic",
+]
 
 SCHEMA = 2
-DEFAULT_NAME = "documentation-snippets.json"
 # (file, code_lines, body_sha256): an entry whose lines are known to hold that body at the
 # source commit, and may therefore carry a permalink.
 Linked = Collection[tuple[str, tuple[int, int], str]]
@@ -43,18 +50,6 @@ Linked = Collection[tuple[str, tuple[int, int], str]]
 
 class ManifestAccessError(ManifestError):
     """The manifest path cannot be read at all (a directory, a FIFO, no permission)."""
-
-
-def fence_fields(s: Snippet) -> dict[str, Any]:
-    """Where a snippet stands and what was found in it, as the manifest (and the cache) store it."""
-    return {
-        "fence_lines": list(s.fence_lines),
-        "code_lines": list(s.code_lines),
-        "info": s.info,
-        "markers": list(s.markers),
-        "modules": list(s.modules),
-        "status": s.status,
-    }
 
 
 def summarize(inv: Inventory) -> dict[str, Any]:
@@ -67,8 +62,8 @@ def summarize(inv: Inventory) -> dict[str, Any]:
         "pairs": len(inv.pairs),
         "examples": len(inv.snippets) - len(inv.pairs),
         "distinct_bodies": len({s.body_sha256 for s in inv.snippets}),
-        "status": {k: statuses.get(k, 0) for k in STATUSES},
-        "relation": {**{k: relations.get(k, 0) for k in RELATIONS}, MISSING: len(inv.missing())},
+        "status": {k: statuses.get(k, 0) for k in Status},
+        "relation": {**{k: relations.get(k, 0) for k in PAIR_RELATIONS}, Relation.MISSING: len(inv.missing())},
     }
 
 
@@ -257,7 +252,7 @@ def _check_pair(
         raise bad(f"{at}: its pair partner {other!r} is absent or does not name the same pair")
     if files[file].get("counterpart") != partner[0] or files[partner[0]].get("counterpart") != file:
         raise bad(f"{at}: its pair partner is not in its counterpart file")
-    if pair["relation"] not in RELATIONS or pair["id"] != pair_id_of(pair["en"], pair["zh"]):
+    if pair["relation"] not in PAIR_RELATIONS or pair["id"] != pair_id_of(pair["en"], pair["zh"]):
         raise bad(f"{at}: pair relation or id is not valid")
 
 
@@ -297,9 +292,9 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         counterparts.append((file, group.get("counterpart")))
         for entry in group["snippets"]:
             index_of[entry["id"]] = len(snippets)
-            snippets.append(_snippet(file, entry))
+            snippets.append(snippet_from(file, entry))
     pairs = {
-        (index_of[e["pair"]["en"]], index_of[e["pair"]["zh"]], e["pair"]["relation"])
+        (index_of[e["pair"]["en"]], index_of[e["pair"]["zh"]], Relation(e["pair"]["relation"]))
         for e in entries(data)
         if e.get("pair")
     }
@@ -310,23 +305,6 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         pairs = {(remap[a], remap[b], r) for a, b, r in pairs}
     out = tuple(Pair(a, b, r) for a, b, r in sorted(pairs))
     return Inventory(tuple(snippets), out, tuple(counterparts))
-
-
-def _snippet(file: str, entry: dict[str, Any]) -> Snippet:
-    return Snippet(
-        file=file,
-        fence_lines=(entry["fence_lines"][0], entry["fence_lines"][1]),
-        code_lines=(entry["code_lines"][0], entry["code_lines"][1]),
-        info=entry["info"],
-        markers=tuple(entry["markers"]),
-        modules=tuple(entry["modules"]),
-        status=entry["status"],
-        body=entry["body"],
-        body_sha256=entry["body_sha256"],
-        file_sha256="",
-        status_message=entry.get("status_message"),
-        status_line=entry.get("status_line"),
-    )
 
 
 def upgrade(data: dict[str, Any], config: Config) -> dict[str, Any]:

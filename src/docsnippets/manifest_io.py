@@ -1,18 +1,16 @@
-"""What both manifest schemas share: entry checks, the source, the dump and the atomic write."""
+"""What both manifest schemas share: entry checks, the source, the permalink and the dump."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import stat
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
-from .classify import STATUSES
+from .constants import FIX_COMMAND, Status
 from .fences import sha256_text
+from .links import blob_lines
 from .records import Snippet
 
 REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -24,6 +22,7 @@ SOURCE_PATTERNS = {
     "commit": COMMIT,
     "server_url": re.compile(r"https?://" + _URL_PART),
 }
+STATUSES = tuple(Status)
 _DESCRIBED = {"repository": "an OWNER/NAME", "commit": "a 7-40 digit hex commit", "server_url": "an http(s) URL"}
 
 
@@ -32,14 +31,11 @@ class ManifestError(ValueError):
 
 
 def fail(where: str, message: str) -> ManifestError:
-    return ManifestError(f"{where}: {message}; run `docsnippets update` to regenerate it")
+    return ManifestError(f"{where}: {message}; run `{FIX_COMMAND}` to regenerate it")
 
 
 def permalink(server_url: str, repository: str, commit: str, snippet: Snippet) -> str:
-    from urllib.parse import quote
-
-    first, last = snippet.code_lines
-    return f"{server_url}/{repository}/blob/{commit}/{quote(snippet.file)}#L{first}-L{last}"
+    return blob_lines(server_url, repository, commit, snippet.file, snippet.code_lines)
 
 
 def permalink_of(source: dict[str, Any] | None, entry: dict[str, Any]) -> str | None:
@@ -48,8 +44,7 @@ def permalink_of(source: dict[str, Any] | None, entry: dict[str, Any]) -> str | 
         return None
     code = entry["code_lines"]
     server = source.get("server_url") or "https://github.com"
-    snippet = Snippet(entry["file"], (0, 0), (code[0], code[1]), "", (), (), "", "", "", "")
-    return permalink(server, source["repository"], source["commit"], snippet)
+    return blob_lines(server, source["repository"], source["commit"], entry["file"], (code[0], code[1]))
 
 
 def validate_source(source: Any, bad: Callable[[str], Exception]) -> dict[str, Any] | None:
@@ -142,80 +137,3 @@ def _dump(value: Any, pad: str) -> str:
 
 def dumps(data: dict[str, Any]) -> str:
     return _dump(data, "") + "\n"
-
-
-# --- the atomic write ------------------------------------------------------------------------
-
-
-def _new_file_mode(path: Path) -> int:
-    """The target's current permissions, else what a plain ``open(..., "w")`` would give."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write beside the target, then rename over it: a reader sees the old or the new file.
-
-    The text is encoded before anything touches the disk, the new file keeps the old one's
-    permissions (mkstemp's 0600 would hide the manifest from other users of a shared
-    checkout), and the directory is synced after the rename so the rename itself survives
-    a crash. Temp files are named after their writer's PID, so that the next successful
-    write can remove those of a writer that was killed half-way. A failure names the
-    target, never the temp file (which is gone by then).
-    """
-    data = text.encode("utf-8")
-    if path.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _new_file_mode(path)
-    import tempfile  # only writers need it
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.errno is not None:
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    _remove_stale_temps(path)
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Delete the temp files of writers killed half-way (``.NAME.PID.XXXX.tmp``, PID gone).
-
-    Only files whose process no longer exists go, so a concurrent writer's file is safe.
-    """
-    if os.name != "posix":
-        return
-    prefix = f".{path.name}."
-    with contextlib.suppress(OSError):
-        for name in os.listdir(path.parent):
-            if not (name.startswith(prefix) and name.endswith(".tmp")):
-                continue
-            pid = name[len(prefix) :].split(".", 1)[0]
-            if not pid.isdigit() or int(pid) <= 1 or int(pid) == os.getpid():
-                continue
-            try:
-                os.kill(int(pid), 0)
-            except ProcessLookupError:
-                with contextlib.suppress(OSError):
-                    os.unlink(path.parent / name)
-            except (OSError, OverflowError):
-                pass  # alive (someone else's) or not a PID at all

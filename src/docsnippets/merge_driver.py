@@ -24,6 +24,7 @@ from typing import Any
 
 from . import manifest as mf
 from .config import Config
+from .fileio import write_atomic
 from .manifest_io import permalink_of
 
 Entry = dict[str, Any]
@@ -199,9 +200,9 @@ def merge_files(base: Path, current: Path, other: Path) -> MergeResult:
         else:
             merged = merge(sides[0], ours, theirs)
     if merged.data is not None:
-        mf.write_atomic(current, mf.dumps(merged.data))
+        write_atomic(current, mf.dumps(merged.data))
         return MergeResult(True, ())
     text = _line_merge(base, current, other)
     if text is not None:
-        mf.write_atomic(current, text)
+        write_atomic(current, text)
     return MergeResult(False, (*(f"merge conflict: {c}" for c in merged.conflicts), f"to resolve: {fix}"))

@@ -7,8 +7,9 @@ from difflib import SequenceMatcher
 from typing import TypeVar
 
 from . import classify
-from .config import Config
-from .records import COMMENTS, DIVERGED, IDENTICAL, INDENTATION, Inventory, Notice, Pair, Snippet
+from .config import Config, PairRule
+from .constants import Relation
+from .records import Inventory, Notice, Pair, Snippet
 
 T = TypeVar("T")
 
@@ -53,14 +54,14 @@ def code_digest(snippet: Snippet) -> str:
     return snippet.code_digest or classify.code_digest(snippet.body)
 
 
-def relation(en: Snippet, zh: Snippet) -> str:
+def relation(en: Snippet, zh: Snippet) -> Relation:
     if en.body == zh.body:
-        return IDENTICAL
+        return Relation.IDENTICAL
     if classify.dedent(en.body) == classify.dedent(zh.body):
-        return INDENTATION
+        return Relation.INDENTATION
     if code_digest(en) == code_digest(zh):
-        return COMMENTS
-    return DIVERGED
+        return Relation.COMMENTS
+    return Relation.DIVERGED
 
 
 class Budget:
@@ -252,7 +253,48 @@ def _settled(
 def _plausible(en: Snippet, zh: Snippet, rel: str) -> bool:
     """The checks of :func:`relation` that cost no tokenizing (``comments`` vs ``diverged`` is taken on trust)."""
     if en.body == zh.body:
-        return rel == IDENTICAL
+        return rel == Relation.IDENTICAL
     if classify.dedent(en.body) == classify.dedent(zh.body):
-        return rel == INDENTATION
-    return rel in (COMMENTS, DIVERGED)
+        return rel == Relation.INDENTATION
+    return rel in (Relation.COMMENTS, Relation.DIVERGED)
+
+
+def pairing_hint(inventory: Inventory, config: Config, exists: Callable[[str], bool]) -> str | None:
+    """A one-line warning when no file paired although files that look like pairs exist.
+
+    The usual cause is a root one level off (``--root docs`` while the rules say ``docs/en/``):
+    then every snippet is unpaired and no desync can ever be found, silently.
+    """
+    files = sorted({f for f, _ in inventory.counterparts})
+    if not files or any(other is not None for _, other in inventory.counterparts):
+        return None
+    for rule in config.pair_rules:
+        for file in files:
+            found = _shifted_pair(rule, file, exists)
+            if found is not None:
+                other, fix = found
+                return (
+                    f"no pair rule matched, but {file} and {other} look like a bilingual pair under the rule "
+                    f"{rule.en} <-> {rule.zh}; {fix}, or set pair_rules in .docsnippets.yml"
+                )
+    return None
+
+
+def _shifted_pair(rule: PairRule, file: str, exists: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(counterpart, fix) when ``file`` pairs under ``rule`` with the root moved up or down."""
+    en_parts, zh_parts = rule.en.split("/"), rule.zh.split("/")
+    k = 0
+    # Root too deep: the rule's shared leading directories (docs/) are missing from the paths.
+    while k < min(len(en_parts), len(zh_parts)) - 1 and en_parts[k] == zh_parts[k] and "{" not in en_parts[k]:
+        k += 1
+        hit = PairRule("/".join(en_parts[k:]), "/".join(zh_parts[k:])).counterpart(file)
+        if hit is not None and exists(hit[1]):
+            return hit[1], f"run with --root at the directory that holds {'/'.join(en_parts[:k])}/"
+    # Root too high: the paths carry a leading directory the rule does not expect.
+    parts = file.split("/")
+    for k in range(1, len(parts)):
+        head, tail = "/".join(parts[:k]), "/".join(parts[k:])
+        hit = rule.counterpart(tail)
+        if hit is not None and exists(f"{head}/{hit[1]}"):
+            return f"{head}/{hit[1]}", f"run with --root {head}"
+    return None

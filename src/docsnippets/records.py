@@ -7,14 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
-IDENTICAL = "identical"
-INDENTATION = "indentation"
-COMMENTS = "comments"
-DIVERGED = "diverged"
-MISSING = "missing"
-RELATIONS = (IDENTICAL, INDENTATION, COMMENTS, DIVERGED)
-DESYNC = frozenset({DIVERGED, MISSING})
+from .constants import Relation, Status
 
 
 @dataclass(frozen=True)
@@ -27,7 +22,7 @@ class Snippet:
     info: str
     markers: tuple[str, ...]
     modules: tuple[str, ...]
-    status: str
+    status: Status
     body: str
     body_sha256: str
     # The whole file's hash, known only when read from the tree (the cache's key); not identity.
@@ -40,6 +35,42 @@ class Snippet:
     @property
     def key(self) -> tuple[str, int]:
         return (self.file, self.code_lines[0])
+
+
+def fence_fields(s: Snippet) -> dict[str, Any]:
+    """Where a snippet stands and what was found in it, as the manifest and the cache store it."""
+    return {
+        "fence_lines": list(s.fence_lines),
+        "code_lines": list(s.code_lines),
+        "info": s.info,
+        "markers": list(s.markers),
+        "modules": list(s.modules),
+        "status": s.status,
+    }
+
+
+def snippet_from(
+    file: str, entry: dict[str, Any], *, body_sha256: str | None = None, file_sha256: str = "", code_digest: str = ""
+) -> Snippet:
+    """The Snippet a stored entry (manifest of either schema, or cache) describes; already validated.
+
+    ``body_sha256`` defaults to the entry's own (a cache entry has none: its caller hashes the body).
+    """
+    return Snippet(
+        file=file,
+        fence_lines=(entry["fence_lines"][0], entry["fence_lines"][1]),
+        code_lines=(entry["code_lines"][0], entry["code_lines"][1]),
+        info=entry["info"],
+        markers=tuple(entry["markers"]),
+        modules=tuple(entry["modules"]),
+        status=Status(entry["status"]),
+        body=entry["body"],
+        body_sha256=entry["body_sha256"] if body_sha256 is None else body_sha256,
+        file_sha256=file_sha256,
+        status_message=entry.get("status_message"),
+        status_line=entry.get("status_line"),
+        code_digest=code_digest,
+    )
 
 
 SNIPPET_ID_PREFIX = "snip-"
@@ -79,7 +110,7 @@ class Pair:
 
     en: int
     zh: int
-    relation: str
+    relation: Relation
 
 
 @dataclass(frozen=True)

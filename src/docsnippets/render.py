@@ -164,7 +164,7 @@ def _comment(freshness: Report, ctx: CommentContext, cap: int | None, diffs: boo
     )
     verdict = verdict_of(freshness, ctx)
     parts: list[str] = [ctx.marker, headline(verdict, ctx.manifest_name), ""]
-    if freshness.stale:
+    if not freshness.fresh:
         parts.append("The manifest committed on this branch does not match its Markdown; the fix is at the bottom.\n")
     if ctx.base_missing:
         parts.append("There is no manifest on the base branch: this PR adopts docsnippets, so every snippet is new.\n")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .classify import STATUSES
+from .constants import PAIR_RELATIONS, Relation, Status
 from .fences import sha256_text
-from .records import RELATIONS, Inventory, Pair, Snippet
+from .records import Inventory, Pair, Snippet, snippet_from
 
 _FIELDS: dict[str, type] = {
     "id": str,
@@ -53,7 +53,7 @@ def validate(data: dict[str, Any], fail: Any, common: Any) -> None:
         other = places.setdefault((entry["file"], entry["fence_lines"][0]), entry["id"])
         if other != entry["id"]:
             raise fail(f"{at}: {entry['id']} and {other} are the same fence of {entry['file']}")
-        if sha256_text(entry["body"]) != entry["body_sha256"] or entry["status"] not in STATUSES:
+        if sha256_text(entry["body"]) != entry["body_sha256"] or entry["status"] not in tuple(Status):
             raise fail(f"{at}: body_sha256 or status is not valid")
     paired: set[str] = set()
     for n, entry in enumerate(data["pairs"]):
@@ -65,7 +65,7 @@ def validate(data: dict[str, Any], fail: Any, common: Any) -> None:
             and members[0] != members[1]
             and isinstance(entry.get("id"), str)
             and _PAIR_ID.fullmatch(entry["id"])
-            and entry.get("relation") in RELATIONS
+            and entry.get("relation") in PAIR_RELATIONS
         ):
             raise fail(f"pairs[{n}] must name two snippet ids of this manifest and a relation")
         paired.update(members)
@@ -77,27 +77,13 @@ def entries(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def to_inventory(data: dict[str, Any]) -> Inventory:
-    snippets: list[Snippet] = []
-    for entry in data["snippets"]:
-        snippets.append(
-            Snippet(
-                file=entry["file"],
-                fence_lines=(entry["fence_lines"][0], entry["fence_lines"][1]),
-                code_lines=(entry["code_lines"][0], entry["code_lines"][1]),
-                info=entry["info"],
-                markers=tuple(entry["markers"]),
-                modules=tuple(entry["modules"]),
-                status=entry["status"],
-                body=entry["body"],
-                body_sha256=entry["body_sha256"],
-                file_sha256="",
-                status_message=entry.get("status_message"),
-                status_line=entry.get("status_line"),
-            )
-        )
+    snippets: list[Snippet] = [snippet_from(entry["file"], entry) for entry in data["snippets"]]
     order = sorted(range(len(snippets)), key=lambda i: snippets[i].key)
     index_of = {data["snippets"][old]["id"]: new for new, old in enumerate(order)}
-    pairs = [Pair(*(index_of[m] for m in entry["snippets"]), entry["relation"]) for entry in data["pairs"]]
+    pairs = [
+        Pair(index_of[entry["snippets"][0]], index_of[entry["snippets"][1]], Relation(entry["relation"]))
+        for entry in data["pairs"]
+    ]
     pairs.sort(key=lambda p: (p.en, p.zh))
     counterparts: dict[str, str | None] = {}
     for entry in data["snippets"]:

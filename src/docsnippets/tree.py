@@ -1,4 +1,7 @@
-"""The file-system edge: which Markdown files a tree has, their bytes, and git facts."""
+"""The file-system edge: which Markdown files a tree has, their bytes, and git facts.
+
+It lists and reads, nothing more; what is extracted from the bytes is engine.py's business.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,12 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
 from .config import Config
-from .extract import Memo, snippets_from_bytes
-from .pairs import pair_up
-from .records import Inventory, Notice, Snippet
+from .records import Notice
 
 # What pathlib's is_symlink()/is_file() swallow as "no such file" (Python 3.11 pathlib._IGNORED_*).
 _ABSENT_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
@@ -64,13 +65,9 @@ def is_git_root(root: Path) -> bool:
     return top is not None and Path(top.strip()).resolve() == root.resolve()
 
 
-def list_markdown(root: Path, config: Config) -> list[str]:
-    """Relative '/' paths of the Markdown files: git's view when root is a work tree."""
-    return _listing(root, config)[0]
-
-
-def _listing(root: Path, config: Config) -> tuple[list[str], frozenset[str]]:
-    """The Markdown files, and those of them the walk saw as regular files (not symlinks)."""
+def markdown_files(root: Path, config: Config) -> tuple[list[str], frozenset[str]]:
+    """Relative '/' paths of the Markdown files (git's view when root is a work tree), and
+    those of them the walk saw as regular files (not symlinks): a hint for :func:`read_listed`."""
     listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard") if is_git_root(root) else None
     regular: frozenset[str] = frozenset()
     if listed is not None:
@@ -80,18 +77,14 @@ def _listing(root: Path, config: Config) -> tuple[list[str], frozenset[str]]:
     return [p for p in candidates if config.is_markdown(p) and not config.is_excluded(p)], regular
 
 
-def _walk(root: Path) -> list[str]:
-    """Every file under ``root`` except inside ``.git`` directories, as sorted '/' paths."""
-    return _walk_typed(root)[0]
-
-
 def _walk_typed(root: Path) -> tuple[list[str], frozenset[str]]:
-    """:func:`_walk`'s list, plus the paths whose directory entry says "regular file".
+    """Every file under ``root`` except inside ``.git`` directories, as sorted '/' paths,
+    plus the paths whose directory entry says "regular file".
 
     The entry types come free with ``os.scandir`` (no stat), and let the reader skip its
     lstat. The scan does what ``os.walk(root, followlinks=False)`` does, entry by entry; when
-    a directory cannot be listed it hands over to ``os.walk`` itself (which then skips that
-    directory silently), so odd trees get exactly the old answer.
+    a directory cannot be listed it hands over to ``os.walk`` itself, so that an unlistable
+    directory is skipped silently, exactly as ``os.walk`` defines it.
     """
     top = os.fspath(root)
     if os.sep == "/" and os.altsep is None:
@@ -135,8 +128,8 @@ def _entry_is(test: Callable[[], bool]) -> bool:
 
 def _os_walk(root: Path, top: str) -> list[str]:
     # os.walk names a subdirectory os.path.join(parent, name), so on POSIX its path relative to
-    # the root is a plain suffix; string slicing instead of two Path objects per file saves
-    # ~10 us a file (a tenth of a second on 10,000 files). Elsewhere keep the portable form.
+    # the root is a plain suffix and string slicing is enough (no Path objects per file, the
+    # walk's main cost on large trees). Elsewhere keep the portable form.
     prefix = top if top.endswith(os.sep) else top + os.sep
     fast = os.sep == "/" and os.altsep is None
     out: list[str] = []
@@ -156,8 +149,8 @@ def _os_walk(root: Path, top: str) -> list[str]:
 def _read_regular(name: str, limit: int | None = None) -> bytes | None:
     """The bytes of ``name`` when it is a regular file and not a symlink, else None.
 
-    ``os.open``/``os.read`` skip the buffered-io objects ``open()`` builds (about 6 us a
-    file, a third of reading a 4 KB page). O_NOFOLLOW, O_NONBLOCK and the fstat mean that a
+    ``os.open``/``os.read`` skip the buffered-io objects ``open()`` builds, which cost as much
+    as reading a small page does. O_NOFOLLOW, O_NONBLOCK and the fstat mean that a
     file swapped for a symlink or a FIFO since it was listed is neither followed nor waited on.
     Past ``limit`` only ``limit + 1`` bytes are read: enough to tell the file is too large.
     """
@@ -225,7 +218,7 @@ def _inside(real: str, root: Path) -> bool:
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
-def _read_listed(root: Path, rel: str, regular: bool, limit: int | None = None) -> bytes | Notice | None:
+def read_listed(root: Path, rel: str, regular: bool, limit: int | None = None) -> bytes | Notice | None:
     """:func:`read_file`, without its lstat when the listing already saw a regular file."""
     if regular:
         try:
@@ -235,59 +228,6 @@ def _read_listed(root: Path, rel: str, regular: bool, limit: int | None = None) 
         if data is not None:
             return data
     return read_file(root, rel, limit)
-
-
-def _utf8_name(rel: str) -> bool:
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:  # undecodable bytes arrive as lone surrogates
-        return False
-    return True
-
-
-def scan_files(
-    root: Path,
-    files: Iterable[str],
-    config: Config,
-    *,
-    prefilter: bool = True,
-    regular: Collection[str] = frozenset(),
-    memo: Memo | None = None,
-) -> tuple[list[Snippet], list[Notice], set[str]]:
-    """Extract the snippets of ``files``; also returns which of them exist as Markdown.
-
-    ``regular`` names files a directory listing just saw as regular files (a hint only);
-    ``memo`` holds earlier results by file content (see cache.py).
-    """
-    snippets: list[Snippet] = []
-    notices: list[Notice] = []
-    present: set[str] = set()
-    for rel in files:
-        if not _utf8_name(rel):
-            notices.append(
-                Notice(
-                    rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
-                    "file name is not valid UTF-8; skipped - rename the file",
-                )
-            )
-            continue
-        data = _read_listed(root, rel, rel in regular, config.max_file_bytes)
-        if data is None:
-            continue
-        if isinstance(data, Notice):
-            notices.append(data)
-            continue
-        present.add(rel)
-        found, problems = snippets_from_bytes(rel, data, config, prefilter=prefilter, memo=memo)
-        snippets.extend(found)
-        notices.extend(problems)
-    return snippets, notices, present
-
-
-def scan_tree(root: Path, config: Config, *, prefilter: bool = True, memo: Memo | None = None) -> Inventory:
-    files, regular = _listing(root, config)
-    snippets, notices, present = scan_files(root, files, config, prefilter=prefilter, regular=regular, memo=memo)
-    return pair_up(snippets, present, config, notices)
 
 
 def exists_markdown(root: Path, rel: str, config: Config) -> bool:
