@@ -193,7 +193,7 @@ CASES = [
         CHECK,
         mutated(lambda d: d["files"]["docs/en/g.md"].update(snippets={})),
         2,
-        (M, "'snippets'", FIX_MANIFEST),
+        (M, "].snippets must be", FIX_MANIFEST),
     ),
     Case(
         "file-absolute",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from . import schema1
+from . import manifest_check, schema1
 from .config import Config
 from .constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
 from .fileio import NotRegularFile, read_regular, write_atomic
@@ -30,7 +30,7 @@ from .manifest_io import (
     permalink_of,
     validate_source,
 )
-from .records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from, snippet_ids
+from .records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
 
 __all__ = [
     "DEFAULT_MANIFEST",
@@ -182,78 +182,21 @@ def validate(data: Any, where: str) -> None:
         )
     if schema not in (1, SCHEMA):
         raise fail(where, f"unknown schema {schema}, expected {SCHEMA}")
-    if not isinstance(data.get("selection"), dict):
-        raise fail(where, "'selection' is missing or not a dict")
-    source = validate_source(data.get("source"), lambda m: fail(where, m))
 
     def bad(message: str) -> ManifestError:
         return fail(where, message)
 
+    if schema == SCHEMA:
+        manifest_check.validate(data, bad)
+        return
+    if not isinstance(data.get("selection"), dict):
+        raise bad("'selection' is missing or not a dict")
+    source = validate_source(data.get("source"), bad)
+
     def common(at: str, entry: dict[str, Any]) -> None:
         check_entry(at, entry, source, bad)
 
-    if schema == 1:
-        schema1.validate(data, bad, common)
-        return
-    _validate_files(data.get("files"), common, bad)
-
-
-def _validate_files(files: Any, common: Callable[[str, dict[str, Any]], None], bad: Callable[[str], Exception]) -> None:
-    if not isinstance(files, dict):
-        raise bad("'files' is missing or not an object")
-    by_id: dict[str, tuple[str, dict[str, Any]]] = {}
-    for file, group in files.items():
-        at = f"files[{file!r}]"
-        if not (isinstance(group, dict) and isinstance(group.get("snippets"), list) and group["snippets"]):
-            raise bad(f"{at} must be an object with a non-empty 'snippets' list")
-        counterpart = group.get("counterpart")
-        if counterpart is not None and not (isinstance(counterpart, str) and counterpart != file):
-            raise bad(f"{at}.counterpart must be null or another file")
-        last = 0
-        for n, entry in enumerate(group["snippets"]):
-            where = f"{at}.snippets[{n}]"
-            if not isinstance(entry, dict):
-                raise bad(f"{where} is not an object")
-            common(where, {**entry, "file": file})
-            if entry["fence_lines"][0] <= last:
-                raise bad(f"{where}: snippets must be in document order, one per fence")
-            last = entry["fence_lines"][0]
-        expected = snippet_ids([_stub(file, e) for e in group["snippets"]])
-        for n, (entry, sid) in enumerate(zip(group["snippets"], expected, strict=True)):
-            if entry["id"] != sid:
-                raise bad(f"{at}.snippets[{n}].id {entry['id']!r} is not the one its file and body give ({sid})")
-            by_id[sid] = (file, entry)
-    for sid, (file, entry) in by_id.items():
-        _check_pair(sid, file, entry, files, by_id, bad)
-
-
-def _stub(file: str, entry: dict[str, Any]) -> Snippet:
-    lines = (entry["code_lines"][0], entry["code_lines"][1])
-    return Snippet(file, lines, lines, "", (), (), "", "", entry["body_sha256"], "")
-
-
-def _check_pair(
-    sid: str,
-    file: str,
-    entry: dict[str, Any],
-    files: dict[str, Any],
-    by_id: dict[str, tuple[str, dict[str, Any]]],
-    bad: Callable[[str], Exception],
-) -> None:
-    pair = entry.get("pair")
-    if pair is None:
-        return
-    at = f"files[{file!r}] snippet {sid}.pair"
-    if not (isinstance(pair, dict) and set(pair) == {"id", "relation", "en", "zh"} and sid in (pair["en"], pair["zh"])):
-        raise bad(f"{at} must be null or {{id, relation, en, zh}} naming this snippet")
-    other = pair["zh"] if pair["en"] == sid else pair["en"]
-    partner = by_id.get(other) if isinstance(other, str) else None
-    if partner is None or partner[1].get("pair") != pair or other == sid:
-        raise bad(f"{at}: its pair partner {other!r} is absent or does not name the same pair")
-    if files[file].get("counterpart") != partner[0] or files[partner[0]].get("counterpart") != file:
-        raise bad(f"{at}: its pair partner is not in its counterpart file")
-    if pair["relation"] not in PAIR_RELATIONS or pair["id"] != pair_id_of(pair["en"], pair["zh"]):
-        raise bad(f"{at}: pair relation or id is not valid")
+    schema1.validate(data, bad, common)
 
 
 def read(path: Path) -> str | None:

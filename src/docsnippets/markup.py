@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .links import blob_lines
 from .records import Snippet
 
 # Control characters and every bidi/invisible mark that can reorder or hide what a name says.
@@ -55,11 +56,7 @@ class Links:
     commit: str
 
     def lines(self, snippet: Snippet) -> str:
-        from urllib.parse import quote  # links only: the CLI's text report never needs it
-
-        first, last = snippet.code_lines
-        path = quote(snippet.file, safe="/")
-        return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
+        return blob_lines(self.server_url, self.repository, self.commit, snippet.file, snippet.code_lines)
 
 
 def _linkable(path: str) -> bool:

@@ -1,0 +1,151 @@
+"""Validation of a schema-2 manifest: the shipped JSON Schema, then what a schema cannot say.
+
+The schema (``schema/documentation-snippets.schema.json``) gives every field's type and
+form, and editors or other tools can use the same file. The semantic pass checks what
+relates several values: ids derived from file and body, body hashes, document order, the
+code inside its fence, permalinks against the source, and pair members that name each
+other. Either way the first problem becomes one line naming the JSON path.
+
+``jsonschema`` is imported only here, on the first load: commands that never read a
+manifest do not pay for it at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .constants import PAIR_RELATIONS
+from .fences import sha256_text
+from .manifest_io import permalink_of, validate_source
+from .records import Snippet, pair_id_of, snippet_ids
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "documentation-snippets.schema.json"
+_SHOWN_VALUE = 60  # characters of an offending scalar quoted in a message
+
+Bad = Callable[[str], Exception]
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Validator:
+    from jsonschema import Draft202012Validator, validators
+
+    # JSON Schema counts 1.0 as an integer; a line number must be a real int, never a bool.
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    strict = validators.extend(Draft202012Validator, type_checker=checker)
+    return strict(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+
+
+def json_path(path: list[str | int]) -> str:
+    """``files['docs/a.md'].snippets[0].body``; a lone top-level key as ``'files'``."""
+    if len(path) == 1 and isinstance(path[0], str):
+        return repr(path[0])
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isidentifier():
+            out += f".{part}" if out else part
+        else:
+            out += f"[{part!r}]"
+    return out or "the top level"
+
+
+def describe(error: ValidationError) -> str:
+    """One line for a schema violation: where, what was found (when short), what it must be."""
+    path = list(error.absolute_path)
+    if error.validator == "required":
+        missing = next(k for k in error.validator_value if k not in error.instance)
+        return f"{json_path([*path, missing])} is missing"
+    must = error.schema.get("title") if isinstance(error.schema, dict) else None
+    value = error.instance
+    shown = repr(value) if isinstance(value, (str, int, float, bool)) or value is None else ""
+    if len(shown) > _SHOWN_VALUE:
+        shown = shown[: _SHOWN_VALUE - 3] + "..."
+    where = json_path(path)
+    if "propertyNames" in error.schema_path:
+        where += " key"
+    found = f" {shown}" if shown else ""
+    if must is None:  # every node of the shipped schema has a title; this is a fallback
+        return f"{where}{found} is not valid ({error.validator})"
+    return f"{where}{found} must be {must}"
+
+
+def validate(data: dict[str, Any], bad: Bad) -> None:
+    """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
+    error = next(iter(_validator().iter_errors(data)), None)
+    if error is not None:
+        raise bad(describe(error))
+    source = validate_source(data.get("source"), bad)
+    files = data["files"]
+    by_id: dict[str, tuple[str, dict[str, Any]]] = {}
+    for file, group in files.items():
+        _check_group(file, group, source, bad)
+        for sid, entry in zip(_ids(file, group["snippets"]), group["snippets"], strict=True):
+            by_id[sid] = (file, entry)
+    for sid, (file, entry) in by_id.items():
+        _check_pair(sid, file, entry, files, by_id, bad)
+
+
+def _check_group(file: str, group: dict[str, Any], source: dict[str, Any] | None, bad: Bad) -> None:
+    at = f"files[{file!r}]"
+    if group.get("counterpart") == file:
+        raise bad(f"{at}.counterpart must be null or another file")
+    last = 0
+    for n, entry in enumerate(group["snippets"]):
+        where = f"{at}.snippets[{n}]"
+        (fence_first, fence_last), (code_first, code_last) = entry["fence_lines"], entry["code_lines"]
+        if fence_first <= last:
+            raise bad(f"{where}: snippets must be in document order, one per fence")
+        last = fence_first
+        if code_first != fence_first + 1 or not code_first - 1 <= code_last <= fence_last:
+            raise bad(f"{where}.code_lines must lie just inside its fence_lines")
+        if "permalink" in entry and entry["permalink"] != permalink_of(source, {**entry, "file": file}):
+            raise bad(f"{where}.permalink is not the one its source and lines give")
+        if sha256_text(entry["body"]) != entry["body_sha256"]:
+            raise bad(f"{where}.body_sha256 does not match its body (edited by hand?)")
+    for n, (entry, sid) in enumerate(zip(group["snippets"], _ids(file, group["snippets"]), strict=True)):
+        if entry["id"] != sid:
+            raise bad(f"{at}.snippets[{n}].id {entry['id']!r} is not the one its file and body give ({sid})")
+
+
+def _ids(file: str, entries: list[dict[str, Any]]) -> tuple[str, ...]:
+    return snippet_ids([_stub(file, e) for e in entries])
+
+
+def _stub(file: str, entry: dict[str, Any]) -> Snippet:
+    lines = (entry["code_lines"][0], entry["code_lines"][1])
+    return Snippet(file, lines, lines, "", (), (), "", "", entry["body_sha256"], "")
+
+
+def _check_pair(
+    sid: str,
+    file: str,
+    entry: dict[str, Any],
+    files: dict[str, Any],
+    by_id: dict[str, tuple[str, dict[str, Any]]],
+    bad: Bad,
+) -> None:
+    pair = entry.get("pair")
+    if pair is None:
+        return
+    at = f"files[{file!r}] snippet {sid}.pair"
+    if sid not in (pair["en"], pair["zh"]):
+        raise bad(f"{at} must be null or {{id, relation, en, zh}} naming this snippet")
+    other = pair["zh"] if pair["en"] == sid else pair["en"]
+    partner = by_id.get(other)
+    if partner is None or partner[1].get("pair") != pair or other == sid:
+        raise bad(f"{at}: its pair partner {other!r} is absent or does not name the same pair")
+    if files[file].get("counterpart") != partner[0] or files[partner[0]].get("counterpart") != file:
+        raise bad(f"{at}: its pair partner is not in its counterpart file")
+    if pair["relation"] not in PAIR_RELATIONS or pair["id"] != pair_id_of(pair["en"], pair["zh"]):
+        raise bad(f"{at}: pair relation or id is not valid")
