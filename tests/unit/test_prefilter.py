@@ -24,7 +24,7 @@ from docsnippets.engine import scan_tree
 from docsnippets.records import Notice
 from docsnippets.tree import TreeError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_generator():
