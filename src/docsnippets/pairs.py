@@ -20,9 +20,9 @@ LINE_LEVEL = 6
 # Gaps with more candidate pairs than this are aligned within a diagonal band.
 MAX_CELLS = 40_000
 MAX_BAND = 50
-# difflib's matching is cubic at worst when items repeat (measured: 300 x 300 alternating
-# lines, 0.26 s). Sequences longer than this product are compared by multiset overlap only
-# (worst case here ~0.08 s), and one file pair spends at most MAX_PAIR_CELLS on exact ones.
+# difflib's matching is cubic at worst when items repeat, so a hostile page could stall the
+# check. Sequences longer than this product are compared by multiset overlap only, which is
+# linear, and one file pair spends at most MAX_PAIR_CELLS on exact ones.
 MAX_RATIO_CELLS = 40_000
 MAX_PAIR_CELLS = 500_000
 

@@ -1,0 +1,80 @@
+"""The shipped JSON Schema: what other tools see, what messages it yields, and when it is loaded."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from tests.support.manifest_helpers import entry_objects
+
+from docsnippets import manifest as mf
+from docsnippets import manifest_check
+
+DOC = "# x\n\n```python\nasync def f():\n    return await g()\n```\n"
+
+
+@pytest.fixture
+def data(inventory_of, config):
+    return mf.build(inventory_of({"docs/en/a.md": DOC, "docs/zh/a.md": DOC}), config, "o/r", "c" * 40)
+
+
+def _schema():
+    return json.loads(manifest_check.SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema_that_describes_what_build_writes(data):
+    from jsonschema import Draft202012Validator
+
+    Draft202012Validator.check_schema(_schema())
+    assert _schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    # A plain validator, as an editor would use it, accepts a written manifest and rejects a broken one.
+    plain = Draft202012Validator(_schema())
+    assert list(plain.iter_errors(json.loads(mf.dumps(data)))) == []
+    entry_objects(data)[0]["status"] = "fine"
+    assert list(plain.iter_errors(data))
+
+
+def test_the_schema_lists_every_status_and_relation():
+    from docsnippets.constants import PAIR_RELATIONS, Status
+
+    defs = _schema()["$defs"]
+    assert defs["snippet"]["properties"]["status"]["enum"] == [str(s) for s in Status]
+    assert defs["pair"]["properties"]["relation"]["enum"] == [str(r) for r in PAIR_RELATIONS]
+
+
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        (["files"], "'files'"),
+        (["files", "docs/a.md", "snippets", 0, "body"], "files['docs/a.md'].snippets[0].body"),
+        (["source", "commit"], "source.commit"),
+        ([], "the top level"),
+    ],
+)
+def test_json_paths_read_like_the_file(path, shown):
+    assert manifest_check.json_path(path) == shown
+
+
+def test_a_float_line_number_is_refused(data):
+    entry_objects(data)[0]["fence_lines"] = [1.0, 5]
+    with pytest.raises(mf.ManifestError, match=r"fence_lines\[0\] 1\.0 must be a line number"):
+        mf.parse(json.dumps(data), "m.json")
+
+
+def test_a_long_value_is_cut_in_the_message(data):
+    entry_objects(data)[0]["status"] = "x" * 500
+    with pytest.raises(mf.ManifestError) as err:
+        mf.parse(json.dumps(data), "m.json")
+    assert "x" * 100 not in str(err.value) and "must be one of parses" in str(err.value)
+
+
+def test_a_trailing_newline_in_the_commit_is_refused(data):
+    data["source"]["commit"] = "abcdef1\n"
+    with pytest.raises(mf.ManifestError, match="hex commit"):
+        mf.parse(json.dumps(data), "m.json")
+
+
+def test_starting_the_cli_does_not_import_the_validator():
+    code = "import sys, docsnippets.cli; print('jsonschema' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
