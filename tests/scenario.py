@@ -24,6 +24,7 @@ REPO = "THUDM/slime"
 BASE_SHA = "44d29ee59dfa1489c369937779cbbdb1798ce701"
 HEAD_SHA = "624b824a898ab0ec1fcb4d373004c7f3852bf515"
 MANIFEST = "documentation-snippets.json"
+MASK = "::add-mask::"
 
 
 @dataclass
@@ -36,7 +37,16 @@ class Result:
 
     @property
     def annotations(self) -> list[str]:
-        return [line for line in self.stdout.splitlines() if line.startswith("::")]
+        return [line for line in self.stdout.splitlines() if line.startswith("::") and not line.startswith(MASK)]
+
+    @property
+    def shown(self) -> str:
+        """The log as the runner shows it: the one ``::add-mask::`` command, which must come
+        first (so the runner hides the token in every later line), is not shown."""
+        lines = self.stdout.splitlines(keepends=True)
+        masks = [i for i, line in enumerate(lines) if line.startswith(MASK)]
+        assert masks in ([], [0]), masks
+        return "".join(lines[len(masks) :])
 
 
 # Runs the entrypoint; gets (env, workspace dir, runner dir) and returns (code, out, err).
@@ -221,7 +231,8 @@ def check_stale_outcome(pr: Scenario, result: Result) -> None:
     errors = [a for a in result.annotations if a.startswith("::error ")]
     assert errors and all("file=docs/" in a and "line=" in a and "endLine=" in a for a in errors)
     assert "is stale" in result.summary
-    assert TOKEN not in result.stdout + result.stderr + result.summary + comments[0]
+    assert TOKEN not in result.shown + result.stderr + result.summary + comments[0]
+    assert result.stdout.startswith(f"{MASK}{TOKEN}\n")
 
 
 def check_fixed_outcome(pr: Scenario, result: Result) -> None:

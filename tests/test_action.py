@@ -8,8 +8,9 @@ import math
 import pytest
 
 from conftest import BASE, HEAD
-from docsnippets.action import Settings, annotations
+from docsnippets.annotate import annotations
 from docsnippets.github_pr import COMMENT_MARKER
+from docsnippets.settings import Settings
 from docsnippets.verdict import decide
 from fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
 from scenario import (
@@ -119,7 +120,7 @@ def test_persistent_api_failure_never_turns_green(tmp_path, fake, manifests):
     fake.fail("POST", r".*", 502, times=None)
     result = pr.run()
     assert result.code == 2, result.stdout
-    assert TOKEN not in result.stdout + result.stderr
+    assert TOKEN not in result.shown + result.stderr
 
 
 def test_persistent_api_failure_keeps_stale_red(stale_pr: Scenario, fake: FakeGitHub):
