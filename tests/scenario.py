@@ -82,6 +82,7 @@ class Scenario:
     head_repo: str = REPO
     event_name: str = "pull_request"
     api_url: str | None = None
+    event: dict[str, Any] | None = None  # written as is instead of the pull_request event
 
     def seen(self, kind: str, name: str = "") -> str:
         host = self.workspace if kind == "workspace" else self.runner_dir
@@ -102,6 +103,8 @@ class Scenario:
         }
         if self.event_name == "push":
             event = {"ref": "refs/heads/main", "after": HEAD_SHA, "repository": {"full_name": REPO}}
+        if self.event is not None:
+            event = self.event
         (self.runner_dir / "workflow").mkdir(exist_ok=True)
         (self.runner_dir / "workflow" / "event.json").write_text(json.dumps(event), encoding="utf-8")
 

@@ -1,7 +1,7 @@
 """The GitHub Action: the settings read once, the event decides the flow, one exit code.
 
-``pull_request`` runs stage 1 (``pr_flow``), push-like events check the whole checked-out
-tree. Every failure is one line and exit 2.
+``pull_request`` runs stage 1 (``pr_flow``), ``workflow_run`` stage 2 (``stage2``), push-like
+events check the whole checked-out tree. Every failure is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -35,9 +35,15 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = default
     checkout = checkout_of(settings)
     if settings.event_name in PR_EVENTS:
         return run_pr(settings, checkout, out, client_factory)
+    if settings.event_name == "workflow_run":
+        from .stage2 import run_stage2
+
+        return run_stage2(settings, checkout, out, client_factory)
     if settings.event_name in TREE_EVENTS or not settings.event_name:
         return run_tree(settings, checkout, out)
-    raise ActionError(f"event {settings.event_name!r} is not supported; use pull_request, push or workflow_dispatch")
+    raise ActionError(
+        f"event {settings.event_name!r} is not supported; use pull_request, workflow_run, push or workflow_dispatch"
+    )
 
 
 def run_tree(settings: Settings, checkout: Checkout, out: TextIO) -> int:

@@ -37,6 +37,7 @@ __all__ = [
     "CommentOutcome",
     "ErrorKind",
     "GitHubError",
+    "OpenPull",
     "PullRequestClient",
     "with_marker",
 ]
@@ -45,6 +46,19 @@ COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
 
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 _log = logging.getLogger(__name__)
+
+
+#: GitHub refuses a commit status description longer than this.
+STATUS_DESCRIPTION_LIMIT: Final = 140
+
+
+@dataclass(frozen=True)
+class OpenPull:
+    """An open pull request as the PR list shows it: enough to check it is the one wanted."""
+
+    number: int
+    head_sha: str
+    base_sha: str
 
 
 @dataclass(frozen=True)
@@ -207,10 +221,20 @@ class PullRequestClient:
             ]
 
     def file_at(self, path: str, ref: str) -> str | None:
-        """Text of `path` at commit `ref`, or None when GitHub answers 404 there.
+        """Text of `path` at commit `ref`, or None when GitHub answers 404 there."""
+        data = self.bytes_at(path, ref)
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise GitHubError(ErrorKind.FAILED, f"reading {path} at {ref[:12]} failed: it is not UTF-8 text") from None
+
+    def bytes_at(self, path: str, ref: str) -> bytes | None:
+        """Content of `path` at commit `ref`, or None when GitHub answers 404 there.
 
         A 404 also covers a ref or repository the token cannot see; GitHub does not tell
-        them apart.
+        them apart. A fork PR's head commit is readable here, in the base repository.
         """
         clean = path.strip().lstrip("/")
         if not clean or any(part in ("", ".", "..") for part in clean.split("/")):
@@ -227,11 +251,24 @@ class PullRequestClient:
                 raise
             if isinstance(found, list) or found.type != "file":
                 raise GitHubError(ErrorKind.FAILED, f"{operation} failed: it is not a regular file")
-            data = self._file_bytes(found)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise GitHubError(ErrorKind.FAILED, f"{operation} failed: it is not UTF-8 text") from None
+            return self._file_bytes(found)
+
+    def open_pulls(self, owner: str, branch: str) -> list[OpenPull]:
+        """The open PRs whose head is ``owner:branch`` (a fork's branch included), every page."""
+        with self._errors.guard(f"listing the open PRs from {owner}:{branch}"):
+            return [
+                OpenPull(p.number, p.head.sha, p.base.sha)
+                for p in self._repo.get_pulls(state="open", head=f"{owner}:{branch}")
+            ]
+
+    def set_status(self, sha: str, state: str, *, context: str, description: str, target_url: str | None) -> None:
+        """Set the commit status ``context`` on ``sha`` (one POST; GitHub keeps the newest)."""
+        payload = {"state": state, "context": context, "description": description[:STATUS_DESCRIPTION_LIMIT]}
+        if target_url:
+            payload["target_url"] = target_url
+        with self._errors.guard(f"setting the commit status {context} on {sha[:12]}"):
+            # The Commit object would GET the commit to learn the SHA we already have.
+            self._github.requester.requestJsonAndCheck("POST", f"{self._repo.url}/statuses/{sha}", input=payload)
 
     def _file_bytes(self, found: ContentFile) -> bytes:
         if found.encoding == "base64":

@@ -117,6 +117,7 @@ SOURCES: Mapping[str, Source] = {
     "output": _env("GITHUB_OUTPUT", _path),
     "runner_temp": _env("RUNNER_TEMP", _path),
     "sha": _env("GITHUB_SHA"),
+    "run_id": _env("GITHUB_RUN_ID"),
     # The inputs (action.yml)
     "token": _in("github-token"),
     "manifest": _in("manifest", default=DEFAULT_MANIFEST),
@@ -148,6 +149,7 @@ class Settings:
     output: Path | None
     runner_temp: Path | None
     sha: str
+    run_id: str
     token: str = field(repr=False)  # never in a repr, a str or a traceback's locals display
     manifest: str
     config: str
