@@ -17,7 +17,7 @@ from . import engine
 from . import manifest as mf
 from .compare import Report, compare
 from .config import Config
-from .constants import GITHUB_FILES_CAP
+from .constants import GITHUB_FILES_CAP, Cause
 from .crosscheck import cross_check, facts_of, stage1_facts
 from .outcome import Outcome, finish, report_data
 from .pr_flow import (
@@ -261,7 +261,7 @@ def _with_reasons(report: Report, data: dict[str, Any] | None) -> Report:
 def status_state(verdict: Verdict) -> str:
     if verdict.passed:
         return "success"
-    return "error" if verdict.exit_code == 2 else "failure"
+    return "error" if verdict.cause == Cause.ERROR else "failure"
 
 
 def _description(verdict: Verdict) -> str:

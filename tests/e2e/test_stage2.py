@@ -237,3 +237,34 @@ def test_a_pr_manifest_cannot_vouch_for_files_the_pr_did_not_change(tmp_path, fa
     assert result.code == 1, result.stdout
     assert repo.statuses[FIXED_SHA][-1]["state"] == "failure"
     assert result.outputs["fresh"] == "false"
+
+
+def test_transient_faults_are_retried_as_in_stage_1(tmp_path, fake, manifests, fork_pr):
+    fake.fail("GET", r"/pulls$", 502, times=1)
+    fake.fail("GET", r"/contents/docs/en/developer_guide/trace\.md$", 503, times=1)
+    fake.fail("POST", r"/statuses/", 502, times=1)
+    result = stage2(tmp_path, fake, manifests, workflow_run(HEAD_SHA)).run()
+    assert result.code == 1, result.stdout + result.stderr
+    assert len(fake.comments(REPO, 42)) == 1
+    assert [s["state"] for s in fake.repos[REPO].statuses[HEAD_SHA]] == ["failure"]
+
+
+def test_a_persistent_lookup_failure_writes_nothing(tmp_path, fake, manifests, fork_pr):
+    limited = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "1", "retry-after": "3600"}
+    fake.fail("GET", r"/pulls$", 403, times=None, headers=limited, body={"message": "API rate limit exceeded"})
+    result = stage2(tmp_path, fake, manifests, workflow_run(HEAD_SHA)).run()
+    assert result.code == 2 and "rate limit" in result.stderr and result.stderr.count("\n") == 1
+    assert writes(fake) == [] and TOKEN not in result.shown + result.stderr
+
+
+def test_a_refused_status_is_an_error_of_the_run(tmp_path, fake, manifests, fork_pr):
+    """A fresh PR whose status cannot be set must not end green: branch protection waits on it."""
+    repo = fake.repos[REPO]
+    repo.pulls[42]["files"].append({"filename": MANIFEST, "status": "modified", "sha": "1" * 40})
+    repo.add_file(HEAD_SHA, MANIFEST, manifests["head"])
+    fake.fail("POST", r"/statuses/", 403, times=None, body=FORBIDDEN_INTEGRATION)
+    result = stage2(tmp_path, fake, manifests, workflow_run(HEAD_SHA)).run()
+    assert result.code == 2, result.stdout
+    assert result.outputs["fresh"] == "true" and result.outputs["failed-on"] == "error"
+    assert any(a.startswith("::warning") and "branch protection" in a for a in result.annotations)
+    assert "is up to date" in fake.comments(REPO, 42)[0].body
