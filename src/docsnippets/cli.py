@@ -17,13 +17,14 @@ from .cache import CacheSettings, SnippetCache
 from .compare import Report
 from .config import Config, ConfigError
 from .config import load as load_config
+from .constants import FailOn
 from .fileio import write_atomic
 from .manifest_io import COMMIT, REPOSITORY
 from .pairs import pairing_hint
 from .records import Inventory
 from .textreport import report_text
 from .tree import TreeError, check_root, exists_markdown, origin_repository
-from .verdict import FAIL_ON, Verdict, decide
+from .verdict import Verdict, decide
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -100,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
         p.add_argument(
             "--fail-on",
-            choices=FAIL_ON,
+            choices=tuple(FailOn),
             default="stale",
             help="exit 1 when the manifest is stale (stale, the default), when it is stale or a bilingual pair "
             "is out of sync (desync), or never (never); 2 on errors",

@@ -368,3 +368,23 @@ def _with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
             out.add(path)
             out.update(other for _, other in config.counterparts(path))
     return out
+
+
+def inventory_with(recorded: Inventory, config: Config, read: Mapping[str, bytes | None]) -> Inventory:
+    """``recorded`` with the files in ``read`` taken as read (None: the file does not exist).
+
+    For a tree known only through a manifest plus the files fetched as data (stage 2 reads a
+    pull request through the API): the other files keep their recorded snippets and pairs, so
+    only the files read are extracted and aligned again.
+    """
+    fetched = {
+        rel: data
+        for rel, data in read.items()
+        if data is not None and config.is_markdown(rel) and not config.is_excluded(rel)
+    }
+    fresh = inventory_of(fetched, config)
+    gone = set(read)
+    kept = [s for s in recorded.snippets if s.file not in gone]
+    files = {s.file for s in kept} | set(fetched)
+    files.update(other for file, other in recorded.counterparts if other and other not in gone and file not in gone)
+    return pair_up([*kept, *fresh.snippets], files, config, fresh.notices, settled=_settled_pairs(recorded, gone))

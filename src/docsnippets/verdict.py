@@ -10,17 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .compare import Report
-
-FAIL_ON = ("stale", "desync", "never")
-EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
-STALE, DESYNC, ERROR = "stale", "desync", "error"
+from .constants import Cause, ExitCode, FailOn
 
 
 @dataclass(frozen=True)
 class Verdict:
     """The gate's answer for one report under one ``fail-on`` setting."""
 
-    fail_on: str
+    fail_on: FailOn
     fresh: bool
     reasons: tuple[str, ...]
     desync: int
@@ -28,18 +25,18 @@ class Verdict:
     manifest_missing: bool = False
 
     @property
-    def cause(self) -> str | None:
+    def cause(self) -> Cause | None:
         """Why the gate failed (stale, desync, error), None when it passed.
 
         A stale manifest outranks an error: a red check that is certainly right beats an
         undecidable one.
         """
-        if not self.fresh and self.fail_on in (STALE, DESYNC):
-            return STALE
-        if self.desync and self.fail_on == DESYNC:
-            return DESYNC
+        if not self.fresh and self.fail_on in (FailOn.STALE, FailOn.DESYNC):
+            return Cause.STALE
+        if self.desync and self.fail_on == FailOn.DESYNC:
+            return Cause.DESYNC
         if self.error is not None:
-            return ERROR
+            return Cause.ERROR
         return None
 
     @property
@@ -48,18 +45,19 @@ class Verdict:
 
     @property
     def exit_code(self) -> int:
+        """A plain int, as ``sys.exit`` and the JSON report take it."""
         cause = self.cause
         if cause is None:
-            return EXIT_PASSED
-        return EXIT_ERROR if cause == ERROR else EXIT_FAILED
+            return int(ExitCode.PASSED)
+        return int(ExitCode.ERROR if cause == Cause.ERROR else ExitCode.FAILED)
 
     @property
     def stale_enforced(self) -> bool:
-        return self.fail_on != "never"
+        return self.fail_on != FailOn.NEVER
 
     @property
     def desync_enforced(self) -> bool:
-        return self.fail_on == DESYNC
+        return self.fail_on == FailOn.DESYNC
 
     def desync_words(self) -> str:
         n = self.desync
@@ -102,10 +100,12 @@ def decide(
     error: str | None = None,
     manifest_missing: bool = False,
 ) -> Verdict:
-    if fail_on not in FAIL_ON:
-        raise ValueError(f"fail-on {fail_on!r} is not one of {', '.join(FAIL_ON)}")
+    try:
+        mode = FailOn(fail_on)
+    except ValueError:
+        raise ValueError(f"fail-on {fail_on!r} is not one of {', '.join(FailOn)}") from None
     return Verdict(
-        fail_on=fail_on,
+        fail_on=mode,
         fresh=freshness.fresh,
         reasons=freshness.reasons,
         desync=len(freshness.desynchronized),

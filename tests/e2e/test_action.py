@@ -20,8 +20,9 @@ from tests.support.scenario import (
     subprocess_runner,
 )
 
-from docsnippets.action import Settings, annotations
+from docsnippets.annotate import annotations
 from docsnippets.github_pr import COMMENT_MARKER
+from docsnippets.settings import Settings
 from docsnippets.verdict import decide
 
 PAGE = 3
@@ -119,7 +120,7 @@ def test_persistent_api_failure_never_turns_green(tmp_path, fake, manifests):
     fake.fail("POST", r".*", 502, times=None)
     result = pr.run()
     assert result.code == 2, result.stdout
-    assert TOKEN not in result.stdout + result.stderr
+    assert TOKEN not in result.shown + result.stderr
 
 
 def test_persistent_api_failure_keeps_stale_red(stale_pr: Scenario, fake: FakeGitHub):

@@ -91,10 +91,28 @@ class FakeRepo:
     pulls: dict[int, dict[str, Any]] = field(default_factory=dict)
     contents: dict[tuple[str, str], bytes] = field(default_factory=dict)
     comments: dict[int, list[FakeComment]] = field(default_factory=dict)
+    statuses: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sha -> statuses, oldest first
 
-    def add_pull(self, number: int, files: list[dict[str, Any]] | None = None) -> None:
-        """Register PR `number` (which is also issue `number`) with its changed files."""
-        self.pulls[number] = {"files": list(files or [])}
+    def add_pull(
+        self,
+        number: int,
+        files: list[dict[str, Any]] | None = None,
+        *,
+        head_sha: str = "b" * 40,
+        base_sha: str = "a" * 40,
+        head_label: str | None = None,
+        state: str = "open",
+    ) -> None:
+        """Register PR `number` (which is also issue `number`) with its changed files; its head
+        is `head_label` (``owner:branch``; default: this repository's ``feature`` branch)."""
+        label = head_label or f"{self.full_name.split('/')[0]}:feature"
+        self.pulls[number] = {
+            "files": list(files or []),
+            "head_sha": head_sha,
+            "base_sha": base_sha,
+            "head_label": label,
+            "state": state,
+        }
         self.comments.setdefault(number, [])
 
     def add_file(self, ref: str, path: str, data: bytes | str) -> None:
@@ -263,7 +281,9 @@ def running(**kwargs: Any) -> Iterator[FakeGitHub]:
 _REPO = r"/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)"
 _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ("GET", re.compile(_REPO + r"$"), "get_repo"),
+    ("GET", re.compile(_REPO + r"/pulls$"), "list_pulls"),
     ("GET", re.compile(_REPO + r"/pulls/(?P<number>\d+)$"), "get_pull"),
+    ("POST", re.compile(_REPO + r"/statuses/(?P<sha>[0-9a-f]{40})$"), "create_status"),
     ("GET", re.compile(_REPO + r"/pulls/(?P<number>\d+)/files$"), "list_files"),
     ("GET", re.compile(_REPO + r"/issues/(?P<number>\d+)/comments$"), "list_comments"),
     ("POST", re.compile(_REPO + r"/issues/(?P<number>\d+)/comments$"), "create_comment"),
@@ -493,24 +513,59 @@ class _Handler(BaseHTTPRequestHandler):
             raise _Answer(404, NOT_FOUND)
         return pull
 
-    def _get_pull(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
-        number = int(params["number"])
-        self._pull(repo, params)
-        return (
-            200,
-            {
-                "id": number + 5_000_000,
-                "number": number,
-                "state": "open",
-                "title": f"PR {number}",
-                "url": self._api(f"/repos/{repo.full_name}/pulls/{number}"),
-                "html_url": self._web(f"/{repo.full_name}/pull/{number}"),
-                "issue_url": self._api(f"/repos/{repo.full_name}/issues/{number}"),
-                "head": {"ref": "feature", "sha": "b" * 40},
-                "base": {"ref": repo.default_branch, "sha": "a" * 40},
+    def _pull_json(self, repo: FakeRepo, number: int) -> dict[str, Any]:
+        pull = repo.pulls[number]
+        owner, branch = pull["head_label"].split(":", 1)
+        head_repo = {**self._repo_json(repo), "full_name": f"{owner}/{repo.full_name.split('/')[1]}"}
+        return {
+            "id": number + 5_000_000,
+            "number": number,
+            "state": pull["state"],
+            "title": f"PR {number}",
+            "url": self._api(f"/repos/{repo.full_name}/pulls/{number}"),
+            "html_url": self._web(f"/{repo.full_name}/pull/{number}"),
+            "issue_url": self._api(f"/repos/{repo.full_name}/issues/{number}"),
+            "head": {"ref": branch, "label": pull["head_label"], "sha": pull["head_sha"], "repo": head_repo},
+            "base": {
+                "ref": repo.default_branch,
+                "label": f"{repo.full_name.split('/')[0]}:{repo.default_branch}",
+                "sha": pull["base_sha"],
+                "repo": self._repo_json(repo),
             },
-            {},
-        )
+        }
+
+    def _get_pull(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
+        self._pull(repo, params)
+        return 200, self._pull_json(repo, int(params["number"])), {}
+
+    def _list_pulls(self, repo: FakeRepo, params: dict[str, Any], query: dict[str, str], raw: bytes) -> Any:
+        """GitHub's filters: ``state`` (default open) and ``head`` (``owner:branch``)."""
+        state = query.get("state", "open")
+        head = query.get("head")
+        numbers = [
+            n
+            for n, p in sorted(repo.pulls.items())
+            if state in ("all", p["state"]) and (head is None or p["head_label"] == head)
+        ]
+        return self._paginate(f"/repos/{repo.full_name}/pulls", query, [self._pull_json(repo, n) for n in numbers])
+
+    def _create_status(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
+        data = self._json_input(raw)
+        if data.get("state") not in ("error", "failure", "pending", "success"):
+            raise _Answer(422, {"message": "Validation Failed", "errors": [{"field": "state", "code": "invalid"}]})
+        if len(str(data.get("description") or "")) > 140:
+            raise _Answer(422, {"message": "Validation Failed", "errors": [{"field": "description", "code": "custom"}]})
+        status = {
+            "id": next(self.fake._ids),
+            "state": data["state"],
+            "context": data.get("context") or "default",
+            "description": data.get("description"),
+            "target_url": data.get("target_url"),
+            "created_at": _now(),
+            "url": self._api(f"/repos/{repo.full_name}/statuses/{params['sha']}"),
+        }
+        repo.statuses.setdefault(params["sha"], []).append(status)
+        return 201, status, {}
 
     def _list_files(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
         files = self._pull(repo, params)["files"]

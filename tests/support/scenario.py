@@ -24,6 +24,7 @@ REPO = "THUDM/slime"
 BASE_SHA = "44d29ee59dfa1489c369937779cbbdb1798ce701"
 HEAD_SHA = "624b824a898ab0ec1fcb4d373004c7f3852bf515"
 MANIFEST = "documentation-snippets.json"
+MASK = "::add-mask::"
 
 
 @dataclass
@@ -36,7 +37,16 @@ class Result:
 
     @property
     def annotations(self) -> list[str]:
-        return [line for line in self.stdout.splitlines() if line.startswith("::")]
+        return [line for line in self.stdout.splitlines() if line.startswith("::") and not line.startswith(MASK)]
+
+    @property
+    def shown(self) -> str:
+        """The log as the runner shows it: the one ``::add-mask::`` command, which must come
+        first (so the runner hides the token in every later line), is not shown."""
+        lines = self.stdout.splitlines(keepends=True)
+        masks = [i for i, line in enumerate(lines) if line.startswith(MASK)]
+        assert masks in ([], [0]), masks
+        return "".join(lines[len(masks) :])
 
 
 # Runs the entrypoint; gets (env, workspace dir, runner dir) and returns (code, out, err).
@@ -72,6 +82,7 @@ class Scenario:
     head_repo: str = REPO
     event_name: str = "pull_request"
     api_url: str | None = None
+    event: dict[str, Any] | None = None  # written as is instead of the pull_request event
 
     def seen(self, kind: str, name: str = "") -> str:
         host = self.workspace if kind == "workspace" else self.runner_dir
@@ -92,6 +103,8 @@ class Scenario:
         }
         if self.event_name == "push":
             event = {"ref": "refs/heads/main", "after": HEAD_SHA, "repository": {"full_name": REPO}}
+        if self.event is not None:
+            event = self.event
         (self.runner_dir / "workflow").mkdir(exist_ok=True)
         (self.runner_dir / "workflow" / "event.json").write_text(json.dumps(event), encoding="utf-8")
 
@@ -221,7 +234,8 @@ def check_stale_outcome(pr: Scenario, result: Result) -> None:
     errors = [a for a in result.annotations if a.startswith("::error ")]
     assert errors and all("file=docs/" in a and "line=" in a and "endLine=" in a for a in errors)
     assert "is stale" in result.summary
-    assert TOKEN not in result.stdout + result.stderr + result.summary + comments[0]
+    assert TOKEN not in result.shown + result.stderr + result.summary + comments[0]
+    assert result.stdout.startswith(f"{MASK}{TOKEN}\n")
 
 
 def check_fixed_outcome(pr: Scenario, result: Result) -> None:

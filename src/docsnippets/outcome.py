@@ -1,0 +1,112 @@
+"""What every Action run ends with: one verdict rendered as annotations, the JSON report, the
+job summary, the step outputs and the last log line, so none can contradict another."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import manifest as mf
+from . import render
+from .annotate import annotations
+from .compare import Report
+from .constants import DEFAULT_MANIFEST, FIX_COMMAND
+from .settings import Settings
+from .verdict import Verdict, decide
+from .workflow import annotation, append_summary, write_outputs
+
+REPORT_NAME = "docsnippets-report.json"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A run's findings: the head manifest against the docs (``freshness``, which decides),
+    and, on a pull request, the base manifest against them (``changes``, what the PR does)."""
+
+    freshness: Report
+    changes: Report | None
+    error: str | None = None
+    manifest_missing: bool = False
+
+    def verdict(self, fail_on: str) -> Verdict:
+        return decide(self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing)
+
+    def failed(self, error: str) -> Outcome:
+        """The same findings with one more reason the run could not decide."""
+        return replace(self, error="; ".join(e for e in (self.error, error) if e))
+
+
+def fix_command(settings: Settings) -> str:
+    return FIX_COMMAND + ("" if settings.manifest == DEFAULT_MANIFEST else f" --manifest {settings.manifest}")
+
+
+def links(settings: Settings, sha: str) -> render.Links | None:
+    if settings.repository and sha:
+        return render.Links(settings.server_url, settings.repository, sha)
+    return None
+
+
+def has_changes(changes: Report | None) -> bool:
+    return changes is not None and any(
+        (changes.added, changes.removed, changes.changed, changes.moved, changes.resynchronized)
+    )
+
+
+def report_data(outcome: Outcome, verdict: Verdict) -> dict[str, Any]:
+    """The JSON report: ``docsnippets check --format json`` plus the verdict and the changes."""
+    return render.report_json(
+        outcome.freshness,
+        {
+            "verdict": verdict.as_json(),
+            "changes": render.report_json(outcome.changes) if outcome.changes is not None else None,
+            "error": outcome.error,
+        },
+    )
+
+
+def finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: TextIO) -> int:
+    """Every output of the run, each rendered from the same verdict; returns the exit code."""
+    freshness = outcome.freshness
+    verdict = outcome.verdict(settings.fail_on)
+    for line in annotations(freshness, verdict, ctx.manifest_name):
+        print(line, file=out)
+    report_path = _report_path(settings)
+    try:
+        mf.write_atomic(report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n")
+    except OSError as exc:
+        print(annotation("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}"), file=out)
+    append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
+    write_outputs(settings.output, _outputs(outcome, verdict, _shown_path(report_path, settings.workspace)))
+    print(f"docsnippets: {verdict.sentence()}; exit {verdict.exit_code}", file=out)
+    return verdict.exit_code
+
+
+def _outputs(outcome: Outcome, verdict: Verdict, report: str) -> dict[str, str]:
+    counts = outcome.changes if outcome.changes is not None else outcome.freshness
+    return {
+        "fresh": "true" if outcome.freshness.fresh else "false",
+        **verdict.outputs(),
+        "added": str(len(counts.added)),
+        "removed": str(len(counts.removed)),
+        "changed": str(len(counts.changed)),
+        "moved": str(len(counts.moved)),
+        "desynchronized": str(len(outcome.freshness.desynchronized)),
+        "report": report,
+    }
+
+
+def _shown_path(path: Path, workspace: Path) -> str:
+    """Relative to the workspace when inside it: the container's /github/workspace is the
+    runner's $GITHUB_WORKSPACE, so later steps open the same relative path."""
+    try:
+        return path.relative_to(workspace).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _report_path(settings: Settings) -> Path:
+    if settings.runner_temp is not None and settings.runner_temp.is_dir():
+        return settings.runner_temp / REPORT_NAME
+    return settings.workspace / ("." + REPORT_NAME)

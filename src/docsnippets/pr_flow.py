@@ -1,0 +1,279 @@
+"""Stage 1 on a pull request: the changed paths, the check, the base comparison, the comment.
+
+Each step is a function; the API failures a step can survive become warnings and an error
+in the verdict (a run that could not see everything never turns green), never a crash.
+PyGithub is imported only here and in stage 2 (through ``github_pr``), so the CLI and push
+checks stay light.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import engine, render
+from . import manifest as mf
+from .compare import Report, compare
+from .config import Config
+from .constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
+from .outcome import Outcome, finish, fix_command, has_changes, links
+from .records import Inventory
+from .settings import ActionError, Settings
+from .workflow import annotation
+
+ClientFactory = Callable[[Settings], Any]
+SMALL_COMMENT = 8_000  # what a comment GitHub refused as too large is cut down to
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """The checked-out tree the run reads: its root, its config, the manifest in it."""
+
+    root: Path
+    config: Config
+    manifest_path: Path
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    number: int
+    base_sha: str
+    head_sha: str
+
+
+@dataclass(frozen=True)
+class BaseComparison:
+    changes: Report | None  # None when the base manifest could not be read
+    base_missing: bool  # the base has no manifest: this PR adopts docsnippets
+
+
+class Problems:
+    """The API failures of one run: each is printed as a warning when it happens and joined
+    into the verdict's error at the end."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.errors: list[str] = []
+
+    def warn(self, message: str) -> None:
+        print(annotation("warning", message), file=self.out)
+
+    def failed(self, error: Exception, consequence: str) -> None:
+        self.errors.append(str(error))
+        self.warn(f"{error}; {consequence}")
+
+    @property
+    def error(self) -> str | None:
+        return "; ".join(self.errors) or None
+
+
+def default_client(settings: Settings) -> Any:
+    from .github_pr import PullRequestClient
+
+    return PullRequestClient(
+        token=settings.token,
+        api_url=settings.api_url,
+        repository=settings.repository,
+        timeout=settings.http_timeout,
+        retries=settings.http_retries,
+        backoff=settings.http_backoff,
+        per_page=settings.per_page,
+        seconds_between_requests=settings.http_pace or None,
+        seconds_between_writes=settings.http_pace * 4 or None,
+    )
+
+
+def read_event(settings: Settings) -> dict[str, Any]:
+    if settings.event_path is None:
+        raise ActionError("GITHUB_EVENT_PATH is not set; run docsnippets as a GitHub Action step")
+    try:
+        data = json.loads(settings.event_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ActionError(f"{settings.event_path}: event file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ActionError(f"{settings.event_path}: unreadable event file ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise ActionError(f"{settings.event_path}: the event is not a JSON object")
+    return data
+
+
+def pull_request(event: dict[str, Any], settings: Settings) -> PullRequest:
+    pr = event.get("pull_request")
+    try:
+        return PullRequest(int(pr["number"]), str(pr["base"]["sha"]), str(pr["head"]["sha"]))
+    except (TypeError, KeyError, ValueError):
+        raise ActionError(
+            f"{settings.event_path}: no pull_request number/base/head in the event; "
+            "run this action on pull_request events"
+        ) from None
+
+
+def require_token(settings: Settings) -> None:
+    if not settings.token:
+        raise ActionError("no GitHub token: set the github-token input (default: ${{ github.token }})")
+
+
+def run_pr(settings: Settings, checkout: Checkout, out: TextIO, client_factory: ClientFactory) -> int:
+    pr = pull_request(read_event(settings), settings)
+    require_token(settings)
+    client = client_factory(settings)
+    problems = Problems(out)
+    changed = changed_paths(client, pr, problems)
+    whole_tree = changed is None or needs_whole_tree(settings, changed)
+    result = engine.check(
+        checkout.root,
+        checkout.config,
+        checkout.manifest_path,
+        changed=None if whole_tree else changed,
+        strict_lines=settings.strict_lines,
+    )
+    touched = result.touched
+    if touched is None and changed is not None:
+        touched = tuple(engine.touched_files(checkout.root, changed, checkout.config))
+    base = base_comparison(client, settings, checkout, pr, result, touched, whole_tree, problems)
+    freshness = engine.limit_desync(result.report, touched)
+    outcome = Outcome(freshness, base.changes, problems.error, result.manifest_missing)
+    ctx = comment_context(settings, checkout, pr.head_sha, outcome, base.base_missing)
+    outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
+    return finish(settings, outcome, ctx, out)
+
+
+def changed_paths(client: Any, pr: PullRequest, problems: Problems) -> list[str] | None:
+    """The PR's paths (both names of a rename), or None when the list is unknown or may be cut."""
+    from .github_pr import GitHubError
+
+    try:
+        files = client.changed_files(pr.number)
+    except GitHubError as exc:
+        problems.failed(exc, "checking the whole tree instead")
+        return None
+    if len(files) >= GITHUB_FILES_CAP:
+        # GitHub lists at most 3,000 files of a PR: a longer list may hide changed Markdown.
+        print(
+            annotation("notice", f"{len(files)} changed files (GitHub's cap); checking the whole tree"),
+            file=problems.out,
+        )
+        return None
+    return sorted({n for f in files for n in (f.filename, f.previous_filename) if n})
+
+
+def needs_whole_tree(settings: Settings, changed: Sequence[str]) -> bool:
+    """A changed manifest or config can change the answer for files the PR did not touch."""
+    names = {settings.manifest, *CONFIG_FILENAMES, *([settings.config] if settings.config else [])}
+    return any(name in names for name in changed)
+
+
+def base_comparison(
+    client: Any,
+    settings: Settings,
+    checkout: Checkout,
+    pr: PullRequest,
+    result: engine.CheckResult,
+    touched: Sequence[str] | None,
+    whole_tree: bool,
+    problems: Problems,
+) -> BaseComparison:
+    """The base manifest against the head's docs: what this PR adds, removes, changes, moves."""
+    from .github_pr import GitHubError
+
+    try:
+        text = client.file_at(settings.manifest, pr.base_sha)
+    except GitHubError as exc:
+        problems.failed(exc, "the comment will not show what this PR changes")
+        return BaseComparison(None, False)
+    base = base_inventory(text, settings, problems)
+    if base is None:
+        return BaseComparison(None, False)
+    partial = touched is not None and text is not None and not whole_tree
+    current = (
+        engine.partial_inventory(checkout.root, checkout.config, base, list(touched or ()), result.scanned)
+        if partial
+        else result.inventory
+    )
+    changes = compare(base, current, strict_lines=settings.strict_lines, touched=touched)
+    return BaseComparison(changes, text is None)
+
+
+def base_inventory(text: str | None, settings: Settings, problems: Problems) -> Inventory | None:
+    """The base manifest's inventory (empty when the base has none), None when it is unusable."""
+    if text is None:
+        return Inventory((), (), ())
+    try:
+        return mf.to_inventory(mf.parse(text, f"{settings.manifest} at the base commit"))
+    except mf.ManifestError as exc:
+        problems.warn(f"{exc}; the comment will not show what this PR changes")
+        return None
+
+
+def comment_context(
+    settings: Settings, checkout: Checkout, head_sha: str, outcome: Outcome, base_missing: bool
+) -> render.CommentContext:
+    from .github_pr import COMMENT_MARKER
+
+    return render.CommentContext(
+        marker=COMMENT_MARKER,
+        manifest_name=checkout.manifest_path.name,
+        manifest_path=settings.manifest,
+        links=links(settings, head_sha),
+        base_missing=base_missing,
+        head_manifest_missing=outcome.manifest_missing,
+        changes=outcome.changes,
+        fix_command=fix_command(settings),
+        verdict=outcome.verdict(settings.fail_on),
+    )
+
+
+def _fork_note(error: Exception) -> str:
+    return (
+        f"{error}. This token cannot comment (a fork PR's token is read-only): the comment comes "
+        "from the second workflow (docsnippets-comment.yml, see 'Use it in a workflow' in the docsnippets README)"
+    )
+
+
+def post_comment(
+    client: Any,
+    settings: Settings,
+    number: int,
+    outcome: Outcome,
+    ctx: render.CommentContext,
+    out: TextIO,
+    *,
+    forbidden: Callable[[Exception], str] | None = None,
+    extra: str = "",
+) -> Outcome:
+    """Create or update the sticky comment as ``settings.comment`` asks.
+
+    A refused write (403) is the one line ``forbidden`` makes of it when given (stage 1 on a
+    fork); otherwise a failed write is an error of the run, since then nothing on the PR shows
+    the verdict.
+    """
+    from .github_pr import ErrorKind, GitHubError
+
+    if settings.comment == CommentMode.NEVER:
+        return outcome
+    freshness = outcome.freshness
+    noteworthy = not freshness.fresh or bool(freshness.desynchronized) or has_changes(outcome.changes)
+    create = settings.comment == CommentMode.ALWAYS or noteworthy
+    try:
+        done = _upsert(client, number, lambda budget: render.comment(freshness, ctx, **budget) + extra, create)
+    except GitHubError as exc:
+        if exc.kind == ErrorKind.FORBIDDEN and forbidden is not None:
+            print(annotation("warning", forbidden(exc)), file=out)
+            return outcome
+        return outcome.failed(str(exc))
+    print(f"docsnippets: PR comment {done.action}" + (f": {done.url}" if done.url else ""), file=out)
+    return outcome
+
+
+def _upsert(client: Any, number: int, body: Callable[[dict[str, int]], str], create: bool) -> Any:
+    from .github_pr import ErrorKind, GitHubError
+
+    try:
+        return client.upsert_comment(number, body({}), create=create)
+    except GitHubError as exc:
+        if exc.kind != ErrorKind.TOO_LARGE:
+            raise
+        return client.upsert_comment(number, body({"budget": SMALL_COMMENT}), create=create)

@@ -1,0 +1,169 @@
+"""The Action's settings, read once from the runner's environment by a table of fields.
+
+Each field names where its value comes from (an ``INPUT_<NAME>`` variable, as the runner
+passes ``with:`` inputs, upper-cased with hyphens kept; or a plain variable), how its text is
+parsed and what it is when absent. Nothing else in the Action reads the environment.
+
+The ``DOCSNIPPETS_HTTP_*`` and ``DOCSNIPPETS_PER_PAGE`` variables tune the API client (the
+README's *API use* lists them); the tests set them to talk fast to the fake API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .constants import DEFAULT_MANIFEST, CommentMode, FailOn
+
+
+class ActionError(Exception):
+    """A one-line, token-free reason the run cannot decide; exit 2."""
+
+
+Parser = Callable[[str, str], Any]  # (raw text, the name it came from) -> value
+
+
+def _text(raw: str, name: str) -> str:
+    return raw
+
+
+def _url(raw: str, name: str) -> str:
+    return raw.rstrip("/")
+
+
+def _path(raw: str, name: str) -> Path | None:
+    return Path(raw) if raw else None
+
+
+def _directory(raw: str, name: str) -> Path:
+    return Path(raw or ".")
+
+
+def _number(raw: str, name: str) -> float:
+    try:
+        return float(raw)
+    except ValueError:
+        raise ActionError(f"{name}={raw!r} is not a number") from None
+
+
+def _count(raw: str, name: str) -> int:
+    return int(_number(raw, name))
+
+
+def _boolean(raw: str, name: str) -> bool:
+    low = raw.strip().lower()
+    if low in ("true", "yes", "1", "on"):
+        return True
+    if low in ("", "false", "no", "0", "off"):
+        return False
+    raise ActionError(f"{name}={raw!r} is not a boolean; use true or false")
+
+
+def _choice(enum: type[FailOn] | type[CommentMode]) -> Parser:
+    def parse(raw: str, name: str) -> Any:
+        try:
+            return enum(raw.lower())
+        except ValueError:
+            raise ActionError(f"{name}={raw!r} is not one of {', '.join(enum)}") from None
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one setting comes from. ``keep_empty``: a set but empty value means empty (an
+    input whose documented empty value switches something off), not the default."""
+
+    variable: str
+    parse: Parser
+    default: str
+    keep_empty: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The name a user knows: the input's own for inputs."""
+        if self.variable.startswith("INPUT_"):
+            return "input " + self.variable[len("INPUT_") :].lower()
+        return self.variable
+
+    def read(self, env: Mapping[str, str]) -> Any:
+        raw = env.get(self.variable)
+        text = raw.strip() if raw is not None else ""
+        if not text and not (self.keep_empty and raw is not None):
+            text = self.default
+        return self.parse(text, self.shown)
+
+
+def _env(variable: str, parse: Parser = _text, default: str = "", *, keep_empty: bool = False) -> Source:
+    return Source(variable, parse, default, keep_empty)
+
+
+def _in(name: str, parse: Parser = _text, default: str = "", *, keep_empty: bool = False) -> Source:
+    return Source(f"INPUT_{name.upper()}", parse, default, keep_empty)
+
+
+# Every setting: where it comes from, how it is parsed, what it is when absent.
+SOURCES: Mapping[str, Source] = {
+    # The runner's context
+    "event_name": _env("GITHUB_EVENT_NAME"),
+    "event_path": _env("GITHUB_EVENT_PATH", _path),
+    "repository": _env("GITHUB_REPOSITORY"),
+    "api_url": _env("GITHUB_API_URL", _url, "https://api.github.com"),
+    "server_url": _env("GITHUB_SERVER_URL", _url, "https://github.com"),
+    "workspace": _env("GITHUB_WORKSPACE", _directory, "."),
+    "step_summary": _env("GITHUB_STEP_SUMMARY", _path),
+    "output": _env("GITHUB_OUTPUT", _path),
+    "runner_temp": _env("RUNNER_TEMP", _path),
+    "sha": _env("GITHUB_SHA"),
+    "run_id": _env("GITHUB_RUN_ID"),
+    # The inputs (action.yml)
+    "token": _in("github-token"),
+    "manifest": _in("manifest", default=DEFAULT_MANIFEST),
+    "config": _in("config"),
+    "fail_on": _in("fail-on", _choice(FailOn), FailOn.STALE),
+    "comment": _in("comment", _choice(CommentMode), CommentMode.ON_CHANGE),
+    "strict_lines": _in("strict-lines", _boolean, "false"),
+    "report": _in("report"),
+    "status_context": _in("status-context", default="docsnippets", keep_empty=True),
+    # Tuning of the API client
+    "http_timeout": _env("DOCSNIPPETS_HTTP_TIMEOUT", _number, "20"),
+    "http_retries": _env("DOCSNIPPETS_HTTP_RETRIES", _count, "4"),
+    "http_backoff": _env("DOCSNIPPETS_HTTP_BACKOFF", _number, "1"),
+    "per_page": _env("DOCSNIPPETS_PER_PAGE", _count, "100"),
+    # PyGithub's spacing between requests (GitHub's advice against secondary rate limits)
+    "http_pace": _env("DOCSNIPPETS_HTTP_PACE", _number, "0.25"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    event_name: str
+    event_path: Path | None
+    repository: str
+    api_url: str
+    server_url: str
+    workspace: Path
+    step_summary: Path | None
+    output: Path | None
+    runner_temp: Path | None
+    sha: str
+    run_id: str
+    token: str = field(repr=False)  # never in a repr, a str or a traceback's locals display
+    manifest: str
+    config: str
+    fail_on: FailOn
+    comment: CommentMode
+    strict_lines: bool
+    report: str
+    status_context: str
+    http_timeout: float
+    http_retries: int
+    http_backoff: float
+    per_page: int
+    http_pace: float
+
+    @classmethod
+    def from_environ(cls, env: Mapping[str, str]) -> Settings:
+        return cls(**{name: source.read(env) for name, source in SOURCES.items()})

@@ -1,0 +1,291 @@
+"""Stage 2 on ``workflow_run``: the PR found from the event, its report computed from its files
+read through the API as data, the sticky comment and a commit status the PR cannot forge.
+
+The workspace holds the default branch, never the PR: its config is the one used. Nothing the
+PR run produced is believed (its report is only cross-checked), and no PR code is checked out
+or run. Reading fails loudly (exit 2, nothing written) rather than comment on a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from . import engine
+from . import manifest as mf
+from .compare import Report, compare
+from .config import Config
+from .constants import GITHUB_FILES_CAP, Cause
+from .crosscheck import cross_check, facts_of, stage1_facts
+from .outcome import Outcome, finish, report_data
+from .pr_flow import (
+    Checkout,
+    ClientFactory,
+    Problems,
+    PullRequest,
+    base_inventory,
+    comment_context,
+    post_comment,
+    read_event,
+    require_token,
+)
+from .records import Inventory
+from .settings import ActionError, Settings
+from .verdict import Verdict
+from .workflow import annotation
+
+_SHA = re.compile(r"[0-9a-f]{40}")
+_OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """What the event says about the stage 1 run: the only source of which commit to judge."""
+
+    head_sha: str
+    owner: str  # of the head repository: the fork's owner on a fork PR
+    branch: str
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """The PR's content as read through the API at its head commit."""
+
+    changed: tuple[str, ...]
+    head_manifest: dict[str, Any] | None
+    base: Inventory | None  # None when the base manifest could not be used
+    base_missing: bool
+    touched: tuple[str, ...]
+    read: Mapping[str, bytes | None]
+
+
+def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
+    run = event.get("workflow_run")
+    try:
+        found = RunEvent(str(run["head_sha"]), str(run["head_repository"]["owner"]["login"]), str(run["head_branch"]))
+        from_pr = run.get("event") == "pull_request"
+    except (TypeError, KeyError, AttributeError):
+        found, from_pr = None, False
+    if found is None or not _SHA.fullmatch(found.head_sha) or not _OWNER.fullmatch(found.owner) or not found.branch:
+        raise ActionError(
+            f"{settings.event_path}: no workflow_run head_sha/head_branch/head_repository in the event; "
+            "run stage 2 on: workflow_run of the stage 1 workflow"
+        )
+    if not from_pr:
+        raise ActionError(f"the run of {found.head_sha[:12]} was not for a pull request; nothing to comment on")
+    return found
+
+
+def find_pull(client: Any, run: RunEvent) -> PullRequest:
+    """The one open PR whose head is the run's commit, or a refusal: a newer push, a closed
+    PR or two PRs from one commit leave no PR this run may speak for."""
+    from .github_pr import GitHubError
+
+    try:
+        pulls = [p for p in client.open_pulls(run.owner, run.branch) if p.head_sha == run.head_sha]
+    except GitHubError as exc:
+        raise ActionError(f"{exc}; cannot tell which pull request the run was for") from None
+    if len(pulls) != 1:
+        which = "no open pull request" if not pulls else f"{len(pulls)} open pull requests"
+        raise ActionError(
+            f"{which} from {run.owner}:{run.branch} has head {run.head_sha[:12]} (a newer push, or a closed PR); "
+            "nothing was written"
+        )
+    pull = pulls[0]
+    return PullRequest(pull.number, pull.base_sha, pull.head_sha)
+
+
+def run_stage2(settings: Settings, checkout: Checkout, out: TextIO, client_factory: ClientFactory) -> int:
+    run = run_event(read_event(settings), settings)
+    require_token(settings)
+    client = client_factory(settings)
+    pr = find_pull(client, run)
+    problems = Problems(out)
+    fetched = fetch(client, settings, checkout.config, pr, problems)
+    outcome = judge(settings, checkout.config, fetched, problems.error)
+    verdict = outcome.verdict(settings.fail_on)
+    finding = cross_check(facts_of(report_data(outcome, verdict)), stage1_facts(checkout.root, settings.report))
+    if finding is not None:
+        problems.warn(finding.log)
+    ctx = comment_context(settings, checkout, pr.head_sha, outcome, fetched.base_missing)
+    extra = f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
+    outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
+    outcome = set_status(client, settings, pr.head_sha, outcome, out)
+    return finish(settings, outcome, ctx, out)
+
+
+# --- reading the PR as data ---------------------------------------------------------------------
+
+
+def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
+    from .github_pr import GitHubError
+
+    try:
+        files = client.changed_files(pr.number)
+        head_manifest = _manifest_at(client, settings.manifest, pr.head_sha)
+    except GitHubError as exc:
+        raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
+    if len(files) >= GITHUB_FILES_CAP:
+        raise ActionError(f"{len(files)} changed files (GitHub's cap): stage 2 cannot see every change")
+    gone = {f.previous_filename for f in files if f.previous_filename} | {
+        f.filename for f in files if f.status == "removed"
+    }
+    changed = tuple(sorted({n for f in files for n in (f.filename, f.previous_filename) if n}))
+    base_text, base_ok = _base_text(client, settings, pr, problems)
+    base = base_inventory(base_text, settings, problems) if base_ok else None
+    recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
+    wanted = _with_counterparts(changed, config) | _suspects(recorded, base, settings.manifest in changed)
+    try:
+        read = {path: None if path in gone else client.bytes_at(path, pr.head_sha) for path in sorted(wanted)}
+    except GitHubError as exc:
+        raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
+    touched = _touched(changed, config, read, recorded)
+    return Fetched(changed, head_manifest, base, base_ok and base_text is None, touched, read)
+
+
+def _manifest_at(client: Any, name: str, sha: str) -> dict[str, Any] | None:
+    raw = client.bytes_at(name, sha)
+    if raw is None:
+        return None
+    where = f"{name} at the PR's head {sha[:12]}"
+    try:
+        return mf.parse(raw.decode("utf-8-sig"), where)
+    except UnicodeDecodeError:
+        raise mf.ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on the branch") from None
+
+
+def _base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:
+    """The base manifest's text (None: the base has none) and whether it could be read."""
+    from .github_pr import GitHubError
+
+    try:
+        return client.file_at(settings.manifest, pr.base_sha), True
+    except GitHubError as exc:
+        problems.failed(exc, "the comment will not show what this PR changes")
+        return None, False
+
+
+def _selected(path: str, config: Config) -> bool:
+    return config.is_markdown(path) and not config.is_excluded(path)
+
+
+def _with_counterparts(changed: Sequence[str], config: Config) -> set[str]:
+    out: set[str] = set()
+    for path in changed:
+        if _selected(path, config):
+            out.add(path)
+            out.update(other for _, other in config.counterparts(path))
+    return out
+
+
+def _records(inventory: Inventory | None) -> dict[str, tuple[Any, ...]]:
+    """Per file: its recorded snippets, counterpart and pair relations, to compare two manifests."""
+    if inventory is None:
+        return {}
+    out: dict[str, list[Any]] = {}
+    for snippet in inventory.snippets:
+        out.setdefault(snippet.file, []).append(snippet)
+    for file, other in inventory.counterparts:
+        out.setdefault(file, []).append(("counterpart", other))
+    for pair in inventory.pairs:
+        en, zh = inventory.snippets[pair.en], inventory.snippets[pair.zh]
+        for file in {en.file, zh.file}:
+            out.setdefault(file, []).append(("pair", en.key, zh.key, pair.relation))
+    return {file: tuple(items) for file, items in out.items()}
+
+
+def _suspects(recorded: Inventory | None, base: Inventory | None, manifest_changed: bool) -> set[str]:
+    """Files the PR did not change whose records in its own manifest are not the base's.
+
+    The PR's manifest is PR content: when the PR edits it, an entry for a file the PR did not
+    change could claim anything. Those files are read too, so every record the verdict
+    relies on is either the base branch's or checked against the file itself.
+    """
+    if recorded is None or not manifest_changed:
+        return set()
+    mine, theirs = _records(recorded), _records(base)
+    return {file for file in set(mine) | set(theirs) if mine.get(file) != theirs.get(file)}
+
+
+def _touched(
+    changed: Sequence[str], config: Config, read: Mapping[str, bytes | None], recorded: Inventory | None
+) -> tuple[str, ...]:
+    """As on stage 1: the changed Markdown and those of its counterparts that exist."""
+    known = {s.file for s in recorded.snippets} if recorded is not None else set()
+    out: set[str] = set()
+    for path in changed:
+        if _selected(path, config):
+            out.add(path)
+            out.update(o for _, o in config.counterparts(path) if read.get(o) is not None or o in known)
+    return tuple(sorted(out))
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def judge(settings: Settings, config: Config, fetched: Fetched, error: str | None) -> Outcome:
+    """The head manifest against the PR's files (the verdict), the base manifest against them."""
+    data = fetched.head_manifest
+    recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
+    # Without its own manifest the PR's other files are known only from the base's records.
+    source = recorded if data is not None else (fetched.base or recorded)
+    current = engine.inventory_with(source, config, fetched.read)
+    settings_changed = data is not None and data.get("selection") != config.selection()
+    freshness = compare(recorded, current, strict_lines=settings.strict_lines, settings_changed=settings_changed)
+    freshness = engine.limit_desync(_with_reasons(freshness, data), fetched.touched)
+    changes: Report | None = None
+    if fetched.base is not None:
+        after = engine.inventory_with(fetched.base, config, fetched.read)
+        changes = compare(fetched.base, after, strict_lines=settings.strict_lines, touched=fetched.touched)
+    return Outcome(freshness, changes, error, data is None)
+
+
+def _with_reasons(report: Report, data: dict[str, Any] | None) -> Report:
+    """The reasons stage 1's check gives for a manifest missing or of an older schema."""
+    from dataclasses import replace
+
+    if data is None:
+        reason = "the manifest does not exist yet"
+    elif data["schema"] != mf.SCHEMA:
+        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+    else:
+        return report
+    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+
+
+# --- the commit status --------------------------------------------------------------------------
+
+
+def status_state(verdict: Verdict) -> str:
+    if verdict.passed:
+        return "success"
+    return "error" if verdict.cause == Cause.ERROR else "failure"
+
+
+def _description(verdict: Verdict) -> str:
+    from .github_pr import STATUS_DESCRIPTION_LIMIT
+
+    text = verdict.sentence()
+    return text if len(text) <= STATUS_DESCRIPTION_LIMIT else text[: STATUS_DESCRIPTION_LIMIT - 1] + "…"
+
+
+def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out: TextIO) -> Outcome:
+    """The commit status branch protection can require: set here, where the PR cannot reach."""
+    from .github_pr import GitHubError
+
+    if not settings.status_context:
+        return outcome
+    verdict = outcome.verdict(settings.fail_on)
+    target = f"{settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}" if settings.run_id else None
+    state = status_state(verdict)
+    try:
+        client.set_status(
+            sha, state, context=settings.status_context, description=_description(verdict), target_url=target
+        )
+    except GitHubError as exc:
+        print(annotation("warning", f"{exc}; branch protection will not see this verdict"), file=out)
+        return outcome.failed(str(exc))
+    print(f"docsnippets: commit status {settings.status_context} set to {state} on {sha[:12]}", file=out)
+    return outcome
