@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "docsnippets"
 # so that the pure stages above them can use them only through the engine.
 LAYERS: list[set[str]] = [
     {"__init__", "constants"},
-    {"fileio", "links"},
+    {"fileio", "links", "settings", "workflow", "github_errors"},
+    {"github_pr"},
     {"records", "config"},
     {"fences", "classify", "imports", "references", "tree", "gitrefs", "modules"},
     {"extract"},
@@ -25,7 +26,10 @@ LAYERS: list[set[str]] = [
     {"manifest_io", "schema1", "manifest_check", "manifest", "compare", "cache"},
     {"engine", "merge_driver", "diffcmd"},
     {"render", "verdict", "markup", "guidance", "codediff", "textreport"},
-    {"action", "cli", "github_pr"},
+    {"annotate", "outcome", "crosscheck"},
+    {"pr_flow"},
+    {"stage2"},
+    {"action", "cli"},
 ]
 RANK = {name: n for n, layer in enumerate(LAYERS) for name in layer}
 
