@@ -60,6 +60,7 @@ class Settings:
     fail_on: str
     comment: str
     strict_lines: bool
+    comment_template: str = ""  # a template file in the workspace, else the packaged one
     http_timeout: float = 20.0
     http_retries: int = 4
     http_backoff: float = 1.0
@@ -106,6 +107,7 @@ class Settings:
             fail_on=fail_on,
             comment=comment,
             strict_lines=_truthy(inp("strict-lines", "false"), "strict-lines"),
+            comment_template=inp("comment-template"),
             http_timeout=number("DOCSNIPPETS_HTTP_TIMEOUT", 20.0),
             http_retries=int(number("DOCSNIPPETS_HTTP_RETRIES", 4)),
             http_backoff=number("DOCSNIPPETS_HTTP_BACKOFF", 1.0),
@@ -313,9 +315,14 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = _defaul
             manifest_path=settings.manifest,
             links=_links(settings, settings.sha),
             head_manifest_missing=result.manifest_missing,
+            template=_template(settings),
         )
         return _finish(settings, outcome, ctx, out)
     raise ActionError(f"event {settings.event_name!r} is not supported; use pull_request, push or workflow_dispatch")
+
+
+def _template(settings: Settings) -> Path | None:
+    return settings.workspace / settings.comment_template if settings.comment_template else None
 
 
 def _links(settings: Settings, sha: str) -> render.Links | None:
@@ -400,6 +407,7 @@ def _run_pr(
         changes=changes,
         fix_command=_fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
+        template=_template(settings),
     )
     body = render.comment(freshness, ctx)
     if settings.comment != "never":
@@ -532,7 +540,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
     try:
         settings = Settings.from_environ(env)
         return run(settings, out)
-    except (ActionError, ConfigError, mf.ManifestError, TreeError) as exc:
+    except (ActionError, ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
         message = str(exc)
         print(annotation("error", message), file=out)
         print(f"docsnippets: error: {message}", file=err)

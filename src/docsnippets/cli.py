@@ -109,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
             default="text",
             help="text for a terminal, markdown for the PR comment's body, json for tools (default: text)",
         )
+        p.add_argument(
+            "--comment-template",
+            type=Path,
+            metavar="FILE",
+            help="Jinja2 template for --format markdown instead of the packaged one (README lists its variables)",
+        )
 
     up = sub.add_parser("update", help="write the manifest from the tree")
     common(up)
@@ -239,7 +245,15 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         _warn(notice)
     _warn_unpaired(result.inventory, config, root)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
-    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing)
+    write_report(
+        out,
+        args.format,
+        report,
+        verdict,
+        manifest=path,
+        manifest_missing=result.manifest_missing,
+        template=args.comment_template,
+    )
     return verdict.exit_code
 
 
@@ -263,6 +277,7 @@ def write_report(
     manifest_missing: bool,
     ctx: render.CommentContext | None = None,
     extra: dict[str, Any] | None = None,
+    template: Path | None = None,
 ) -> None:
     """The report in the chosen format; markdown is the PR comment's body, without its marker."""
     if fmt == "json":
@@ -271,7 +286,7 @@ def write_report(
         out.write("\n")
     elif fmt == "markdown":
         base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
-        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
+        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict, template=template)
         out.write(render.comment(report, ctx).lstrip())
     else:
         out.write(report_text(report, str(manifest), verdict, ctx.changes if ctx is not None else None))
@@ -343,6 +358,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         manifest_missing=result.head_manifest_missing,
         ctx=ctx,
         extra=extra,
+        template=args.comment_template,
     )
     return verdict.exit_code
 
@@ -364,7 +380,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
-    except (ConfigError, mf.ManifestError, TreeError) as exc:
+    except (ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
         print(f"docsnippets: error: {render.visible(str(exc))}", file=sys.stderr)
     except KeyboardInterrupt:
         print("docsnippets: error: interrupted", file=sys.stderr)

@@ -58,13 +58,19 @@ def code_lines(body: str) -> list[str]:
     return [line.rstrip() for line in lines if line.strip()]
 
 
+def unified(before: list[str], after: list[str], before_name: str, after_name: str, context: int) -> str:
+    """A unified diff of two lists of lines, every line of it ending in a newline."""
+    diff = difflib.unified_diff(before, after, before_name, after_name, n=context)
+    return "".join(line if line.endswith("\n") else line + "\n" for line in diff)
+
+
+def body_diff(before: str, after: str, context: int = 1) -> str:
+    """How one snippet's body changed, every line as it is."""
+    return unified(before.splitlines(keepends=True), after.splitlines(keepends=True), "before", "after", context)
+
+
 def code_diff(en: str, zh: str, en_name: str, zh_name: str) -> str:
     """A unified diff of the two bodies' code lines; empty when only comments differ."""
-    diff = difflib.unified_diff(
-        [line + "\n" for line in code_lines(en)],
-        [line + "\n" for line in code_lines(zh)],
-        fromfile=en_name,
-        tofile=zh_name,
-        n=2,
+    return unified(
+        [line + "\n" for line in code_lines(en)], [line + "\n" for line in code_lines(zh)], en_name, zh_name, 2
     )
-    return "".join(diff)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .codediff import code_diff
 from .compare import Desync, Report
-from .markup import Links, code_span, fenced, location, plain, visible, visible_block
+from .markup import Links, code_span, diff_block, fenced, location, plain, visible
 from .verdict import Verdict
 
 Key = tuple[str, int]
@@ -45,11 +45,7 @@ def desync_diff(d: Desync) -> str:
     text = code_diff(en.body, zh.body, f"en/{en.file}", f"zh/{zh.file}")
     if not text:
         text = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
-    return (
-        "<details><summary>English vs Chinese code without comments or docstrings</summary>\n\n"
-        + fenced(visible_block(text), "diff")
-        + "\n\n</details>"
-    )
+    return diff_block("English vs Chinese code without comments or docstrings", text)
 
 
 def fixes(
