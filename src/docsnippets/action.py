@@ -316,6 +316,7 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = _defaul
             links=_links(settings, settings.sha),
             head_manifest_missing=result.manifest_missing,
             template=_template(settings),
+            inventory=result.inventory,
         )
         return _finish(settings, outcome, ctx, out)
     raise ActionError(f"event {settings.event_name!r} is not supported; use pull_request, push or workflow_dispatch")
@@ -408,6 +409,7 @@ def _run_pr(
         fix_command=_fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
         template=_template(settings),
+        inventory=result.inventory,
     )
     body = render.comment(freshness, ctx)
     if settings.comment != "never":

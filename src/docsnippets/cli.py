@@ -253,6 +253,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         manifest=path,
         manifest_missing=result.manifest_missing,
         template=args.comment_template,
+        inventory=result.inventory,
     )
     return verdict.exit_code
 
@@ -278,6 +279,7 @@ def write_report(
     ctx: render.CommentContext | None = None,
     extra: dict[str, Any] | None = None,
     template: Path | None = None,
+    inventory: Inventory | None = None,
 ) -> None:
     """The report in the chosen format; markdown is the PR comment's body, without its marker."""
     if fmt == "json":
@@ -286,7 +288,14 @@ def write_report(
         out.write("\n")
     elif fmt == "markdown":
         base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
-        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict, template=template)
+        ctx = replace(
+            base,
+            marker="",
+            head_manifest_missing=manifest_missing,
+            verdict=verdict,
+            template=template,
+            inventory=inventory,
+        )
         out.write(render.comment(report, ctx).lstrip())
     else:
         out.write(report_text(report, str(manifest), verdict, ctx.changes if ctx is not None else None))
@@ -359,6 +368,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         ctx=ctx,
         extra=extra,
         template=args.comment_template,
+        inventory=result.inventory,
     )
     return verdict.exit_code
 

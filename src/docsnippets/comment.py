@@ -10,18 +10,19 @@ budget is kept here: the comment is rendered again with shorter sections until i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import comment_items as ci
+from . import entries as en
 from . import templating
-from .codediff import body_diff
-from .compare import Change, Desync, Report
+from .compare import Report
 from .constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
-from .guidance import desync_diff, fixes, headline
-from .markup import Links, code_span, diff_block, location
-from .records import Snippet
+from .guidance import HEADLINE_REASONS, fixes, headline
+from .markup import Links, code_span, location, plain
+from .records import Inventory, Snippet
 from .verdict import Verdict, decide
 
 DEFAULT_TEMPLATE = "comment.md.j2"
@@ -50,6 +51,7 @@ class CommentContext:
     changes: Report | None = None  # what the PR changes, against the base manifest
     verdict: Verdict | None = None  # the gate's answer every output shares
     template: Path | None = None  # a repository's own comment template, else the packaged one
+    inventory: Inventory | None = None  # the head tree's, to show translations together
 
 
 @dataclass(frozen=True)
@@ -86,15 +88,24 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
     changes = ctx.changes
     listed = changes if changes is not None else freshness
     verdict = verdict_of(freshness, ctx)
+    cp = en.Counterparts.of(ctx.inventory)
     compared = "base" if changes is not None else None if freshness.fresh else "committed"
     return {
         "marker": ctx.marker,
         "headline": headline(verdict, ctx.manifest_name),
         "stale": not freshness.fresh,
         "base_missing": ctx.base_missing,
+        "news": _nonempty(
+            [
+                _reasons_section(verdict, freshness, short),
+                _desync_section(freshness, ctx, short),
+                _section("Broken references", [], [], short),  # filled once the reference check reports here
+            ]
+        ),
         "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),
         "compared_with": compared,
-        "sections": [s for s in _sections(freshness, listed, ctx, short) if s["count"]],
+        "sections": _nonempty(_sections(freshness, listed, ctx, cp, short)),
+        "moved": _moved(listed),
         "fixes": fixes(
             freshness,
             verdict,
@@ -127,57 +138,81 @@ def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str
     return "\n".join((head, sep, body))
 
 
-def _section(title: str, items: Sequence[str], cap: int | None) -> dict[str, Any]:
-    shown = list(items if cap is None else items[:cap])
-    return {"title": title, "count": len(items), "entries": shown, "more": len(items) - len(shown)}
+def _nonempty(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s for s in sections if s["count"]]
 
 
-def _was(before: Snippet, after: Snippet) -> str:
-    if before.file == after.file and before.code_lines == after.code_lines:
-        return ""
-    if before.file == after.file:
-        return f" (was lines {before.code_lines[0]}-{before.code_lines[1]})"
-    return f" (was {location(before, None)})"
+def _section(title: str, items: Sequence[str], snippets: Sequence[Snippet], short: Shortening) -> dict[str, Any]:
+    """A section: its entries (capped), and past a handful of them a per-file table with the list collapsed."""
+    shown = list(items if short.cap is None else items[: short.cap])
+    big = len(items) > en.HANDFUL
+    return {
+        "title": title,
+        "count": len(snippets) or len(items),
+        "entries": shown,
+        "more": len(items) - len(shown),
+        "table": ci.file_table(snippets) if big and snippets else "",
+        "collapsed": big,
+    }
 
 
-def _change_diff(c: Change) -> str:
-    return diff_block("What changed", body_diff(c.before.body, c.after.body))
-
-
-def _sections(freshness: Report, listed: Report, ctx: CommentContext, short: Shortening) -> list[dict[str, Any]]:
-    loc: Callable[[Snippet], str] = lambda s: location(s, ctx.links)  # noqa: E731
-    changed = [
-        f"- {loc(c.after)}{_was(c.before, c.after)} · {code_span(c.after.status)}"
-        + (f"\n\n{_change_diff(c)}\n" if short.shown(n) else "")
-        for n, c in enumerate(listed.changed)
-    ]
+def _sections(
+    freshness: Report, listed: Report, ctx: CommentContext, cp: en.Counterparts, short: Shortening
+) -> list[dict[str, Any]]:
+    links = ctx.links
+    changed = en.changed(listed, cp)
+    added = en.added(listed, cp)
+    removed = en.removed(listed)
     back = [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in listed.resynchronized]
     return [
-        _section("Added", [f"- {loc(s)} · {code_span(s.status)}" for _, s in listed.added], short.cap),
-        _section("Removed", [f"- {location(s, None)}" for _, s in listed.removed], short.cap),
-        _section("Changed", changed, short.cap),
-        _section("Moved", [f"- {loc(c.after)}{_was(c.before, c.after)}" for c in listed.moved], short.cap),
-        _section("Back in sync", back, short.cap),
-        _section("Desynchronized bilingual examples", _desync_entries(freshness, ctx, short), short.cap),
-        _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], short.cap),
+        _section(
+            "Changed",
+            [ci.changed(item, links, short.shown(n)) for n, item in enumerate(changed)],
+            [c.after for c in listed.changed],
+            short,
+        ),
+        _section(
+            "Added",
+            [ci.added(item, links, short.shown(n)) for n, item in enumerate(added)],
+            [s for _, s in listed.added],
+            short,
+        ),
+        _section("Removed", [ci.removed(item) for item in removed], [s for _, s in listed.removed], short),
+        _section("Back in sync", back, [], short),
+        _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], [], short),
     ]
 
 
-def _desync_entries(freshness: Report, ctx: CommentContext, short: Shortening) -> list[str]:
+def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> dict[str, Any]:
+    """Every reason, when the headline had room for only the first few; the moves across
+    files (one reason per renamed file) folded into one line, as the Moved section groups them."""
+    if verdict.fresh or len(verdict.reasons) <= HEADLINE_REASONS:
+        return _section("Why the manifest is stale", [], [], short)
+    renames = {f"{c.before.file} → {c.after.file}" for c in freshness.moved if c.before.file != c.after.file}
+    moves = [r for r in verdict.reasons if any(r.endswith(x) for x in renames)]
+    items = [f"- {plain(r)}" for r in verdict.reasons if r not in moves]
+    if moves:
+        n = sum(1 for c in freshness.moved if c.before.file != c.after.file)
+        m = en.moves(freshness)
+        items.append(f"- {n} snippets moved to other files ({len(m.renames)} renames, listed under *Moved*)")
+    return _section("Why the manifest is stale", items, [], short)
+
+
+def _moved(listed: Report) -> dict[str, Any] | None:
+    m = en.moves(listed)
+    if not m.total:
+        return None
+    return {"count": m.total, "renames": len(m.renames), "shifted": len(m.shifted), "entries": ci.moves(m)}
+
+
+def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[str, Any]:
     changes = ctx.changes
     new_keys = (
         {tuple(x.key for x in d.sides) for d in changes.desynchronized if d.new} if changes is not None else set()
     )
-    return [
-        _desync_entry(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, short.shown(n))
+    edited = en.edits(changes if changes is not None else freshness)
+    items = [
+        ci.desync(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, edited, short.shown(n))
         for n, d in enumerate(freshness.desynchronized)
     ]
-
-
-def _desync_entry(d: Desync, links: Links | None, new: bool, with_diff: bool) -> str:
-    tag = " · new in this PR" if new else ""
-    if d.relation == "missing":
-        where = code_span(d.counterpart_file or "?")
-        return f"- {location(d.sides[0], links)}: no matching example in {where}{tag}"
-    line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}"
-    return line + (f"\n\n{desync_diff(d)}\n" if with_diff else "")
+    return _section("Desynchronized bilingual examples", items, [], short)

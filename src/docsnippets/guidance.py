@@ -12,6 +12,7 @@ from .markup import Links, code_span, diff_block, fenced, location, plain, visib
 from .verdict import Verdict
 
 Key = tuple[str, int]
+HEADLINE_REASONS = 3
 
 
 def headline(verdict: Verdict, manifest_name: str) -> str:
@@ -21,7 +22,7 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     if verdict.manifest_missing:
         about = f"{name} is missing from this branch"
     elif not verdict.fresh:
-        about = f"{name} is stale — {plain('; '.join(verdict.reasons))}"
+        about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
     elif verdict.cause == "desync":
         about = f"{verdict.desync_words()} (fail-on desync); the manifest {name} itself is fresh"
     else:
@@ -37,6 +38,14 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
         notes.append(verdict.desync_words() + enforced)
     extra = f" · ⚠️ {'; '.join(notes)}" if notes else ""
     return f"### {mark} docsnippets: {about}{extra}"
+
+
+def _reasons(reasons: tuple[str, ...]) -> str:
+    """The first few reasons; the comment lists them all when there are more."""
+    if len(reasons) <= HEADLINE_REASONS:
+        return "; ".join(reasons)
+    shown = "; ".join(reasons[: HEADLINE_REASONS - 1])
+    return f"{shown}; and {len(reasons) - HEADLINE_REASONS + 1} more reasons (listed below)"
 
 
 def desync_diff(d: Desync) -> str:

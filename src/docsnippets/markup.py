@@ -72,7 +72,7 @@ class Links:
         return f"{self.server_url}/{self.repository}/blob/{self.commit}/{path}#L{first}-L{last}"
 
 
-def _linkable(path: str) -> bool:
+def linkable(path: str) -> bool:
     # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
     return not any(part in ("", ".", "..") for part in path.split("/"))
 
@@ -80,7 +80,7 @@ def _linkable(path: str) -> bool:
 def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
     first, last = snippet.code_lines
     text = code_span(f"{snippet.file}:{first}-{last}")
-    if links is None or not link or not _linkable(snippet.file):
+    if links is None or not link or not linkable(snippet.file):
         return text
     return f"[{text}]({links.lines(snippet)})"
 
