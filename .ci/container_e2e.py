@@ -2,7 +2,7 @@
 
 The container gets the workspace at /github/workspace, the runner's files under /github, the
 INPUT_* / GITHUB_* environment, and reaches the fake GitHub API on the host's loopback. The
-assertions are the ones tests/test_action.py makes of the same scenario run as a subprocess.
+assertions are the ones tests/e2e/test_action.py makes of the same scenario run as a subprocess.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT))  # the checkout's root, so that `tests` imports as a package
 
-from conftest import BASE, HEAD  # noqa: E402
-from fake_github import FakeGitHub  # noqa: E402
-from scenario import (  # noqa: E402
+from tests.support.corpus import BASE, HEAD  # noqa: E402
+from tests.support.fake_github import FakeGitHub  # noqa: E402
+from tests.support.scenario import (  # noqa: E402
     TOKEN,
     check_fixed_outcome,
     check_stale_outcome,

@@ -1,18 +1,20 @@
-"""Shared fixtures: small trees written by the tests, and the Slime corpus when present."""
+"""Shared fixtures: small trees written by the tests, the Slime corpus when present, a config."""
 
 from __future__ import annotations
 
-import shutil
-import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
-HEAD = CORPUS / "slime-docs-624b824a8"
-BASE = CORPUS / "slime-docs-44d29ee59"
-SEED = SHARED / "spec" / "seed-catalogue.md"
+from docsnippets.config import Config
+from docsnippets.extract import snippets_from_text
+from docsnippets.pairs import pair_up
+from docsnippets.records import Inventory, Notice
+from tests.support.corpus import BASE, HEAD, SEED, copy_tree, need, write
+
+TreeMaker = Callable[..., Path]
+FileWriter = Callable[[Path, dict[str, str | bytes]], Path]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,48 +30,46 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):
         yield
 
 
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"{path} is absent (../shared is not beside the checkout)")
-    return path
+@pytest.fixture(scope="session")
+def config() -> Config:
+    """The default configuration. Session-wide: it is frozen, and hypothesis tests may use it."""
+    return Config()
 
 
-def copy_tree(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst)
-    for p in dst.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    dst.chmod(dst.stat().st_mode | stat.S_IWUSR)
-    return dst
+@pytest.fixture
+def inventory_of(config: Config) -> Callable[..., Inventory]:
+    """`inventory_of({path: markdown})`: the paired inventory of those documents, as a scan finds it."""
+
+    def build(files: dict[str, str], notices: Sequence[Notice] = ()) -> Inventory:
+        snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+        return pair_up(snippets, set(files), config, notices)
+
+    return build
 
 
 @pytest.fixture
 def head_tree(tmp_path: Path) -> Path:
-    return copy_tree(_need(HEAD), tmp_path / "head")
+    return copy_tree(need(HEAD), tmp_path / "head")
 
 
 @pytest.fixture
 def base_tree(tmp_path: Path) -> Path:
-    return copy_tree(_need(BASE), tmp_path / "base")
+    return copy_tree(need(BASE), tmp_path / "base")
 
 
 @pytest.fixture
 def seed() -> Path:
-    return _need(SEED)
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8", newline="")
-    return root
+    return need(SEED)
 
 
 @pytest.fixture
-def make_tree(tmp_path: Path):
+def write_files() -> FileWriter:
+    """`write_files(root, {relative path: text or bytes})` writes the files and returns root."""
+    return write
+
+
+@pytest.fixture
+def make_tree(tmp_path: Path) -> TreeMaker:
     def make(files: dict[str, str | bytes], name: str = "tree") -> Path:
         return write(tmp_path / name, files)
 

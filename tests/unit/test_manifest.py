@@ -1,25 +1,24 @@
 import json
 
 import pytest
+from tests.support.manifest_helpers import entry_objects, rename_file
 
 from docsnippets import manifest as mf
 from docsnippets import manifest_io
-from docsnippets.config import Config
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import pair_up
 from docsnippets.records import pair_id_of
-from manifest_helpers import entry_objects, rename_file
 
-CFG = Config()
 DOC = "# x\n\n```python\nasync def f():\n    return await g()  # 注释\n```\n"
 
 
-def build():
-    snippets = snippets_from_text("docs/en/a.md", DOC, CFG) + snippets_from_text("docs/zh/a.md", DOC, CFG)
-    return mf.build(pair_up(snippets, {"docs/en/a.md", "docs/zh/a.md"}, CFG), CFG, "o/r", "c" * 40)
+@pytest.fixture
+def build(inventory_of, config):
+    """A small linked manifest: one snippet in each language, identical."""
+    return lambda: mf.build(inventory_of({"docs/en/a.md": DOC, "docs/zh/a.md": DOC}), config, "o/r", "c" * 40)
 
 
-def test_dump_is_deterministic_and_unescaped():
+def test_dump_is_deterministic_and_unescaped(build):
     text = mf.dumps(build())
     assert text == mf.dumps(json.loads(text))
     assert "注释" in text and text.endswith("}\n")
@@ -34,9 +33,9 @@ def test_dump_is_deterministic_and_unescaped():
     assert "summary" not in data and "file_sha256" not in text
 
 
-def test_roundtrip_through_inventory():
+def test_roundtrip_through_inventory(build, config):
     data = build()
-    again = mf.build(mf.to_inventory(data), CFG, "o/r", "c" * 40)
+    again = mf.build(mf.to_inventory(data), config, "o/r", "c" * 40)
     assert mf.dumps(again) == mf.dumps(data)
 
 
@@ -61,7 +60,7 @@ def test_roundtrip_through_inventory():
         (lambda d: d["source"].update(commit="main"), "hex commit"),
     ],
 )
-def test_validation_rejects(mutate, needle):
+def test_validation_rejects(build, mutate, needle):
     data = build()
     mutate(data)
     with pytest.raises(mf.ManifestError) as err:
@@ -91,7 +90,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == [target]
 
 
-def test_two_snippets_at_one_fence_are_refused():
+def test_two_snippets_at_one_fence_are_refused(build):
     data = build()
     group = data["files"]["docs/en/a.md"]["snippets"]
     group.append(dict(group[0], pair=None))
@@ -99,18 +98,18 @@ def test_two_snippets_at_one_fence_are_refused():
         mf.validate(data, "m.json")
 
 
-def test_schema_1_is_read_into_the_same_inventory():
-    from manifest_helpers import schema1
+def test_schema_1_is_read_into_the_same_inventory(config):
+    from tests.support.manifest_helpers import schema1
 
     inv = pair_up(
-        snippets_from_text("docs/en/a.md", DOC, CFG) + snippets_from_text("docs/zh/a.md", DOC + DOC, CFG),
+        snippets_from_text("docs/en/a.md", DOC, config) + snippets_from_text("docs/zh/a.md", DOC + DOC, config),
         {"docs/en/a.md", "docs/zh/a.md"},
-        CFG,
+        config,
     )
     old = mf.parse(json.dumps(schema1(inv)), "base.json")
     again = mf.to_inventory(old)
     assert again.snippets == inv.snippets and again.pairs == inv.pairs and again.ids == inv.ids
     assert again.counterparts == inv.counterparts
-    upgraded = mf.upgrade(old, CFG)
+    upgraded = mf.upgrade(old, config)
     mf.validate(upgraded, "upgraded")
-    assert mf.dumps(upgraded) == mf.dumps(mf.build(inv, CFG))
+    assert mf.dumps(upgraded) == mf.dumps(mf.build(inv, config))

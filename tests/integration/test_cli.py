@@ -7,7 +7,7 @@ import pytest
 
 from docsnippets.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EN = "# Guide\n\n```python\nasync def hook(args):\n    return await call(args)  # note\n```\n"
 ZH = "# 指南\n\n```python\nasync def hook(args):\n    return await call(args)  # 说明\n```\n"
 

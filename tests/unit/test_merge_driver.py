@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from docsnippets import manifest as mf
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_text
 from docsnippets.merge_driver import merge, merge_files
 from docsnippets.pairs import pair_up
 
-CFG = Config()
 A = "async def a():\n    await fa()\n"
 B = "async def b():\n    await fb()\n"
 C = "async def c():\n    await fc()\n"
@@ -20,12 +21,18 @@ def doc(*bodies: str, lead: int = 0) -> str:
     return "\n" * lead + "".join(f"```python\n{b}```\n\ntext\n\n" for b in bodies)
 
 
-def manifest(files: dict[str, str], repository=None, commit=None, config=CFG, linked=None):
-    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
-    return mf.build(pair_up(snippets, set(files), config), config, repository, commit, linked)
+@pytest.fixture
+def manifest(config):
+    """`manifest({path: markdown}, ...)`: the manifest an update of those documents writes."""
+
+    def build(files: dict[str, str], repository=None, commit=None, config: Config = config, linked=None):
+        snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+        return mf.build(pair_up(snippets, set(files), config), config, repository, commit, linked)
+
+    return build
 
 
-def test_line_moves_on_both_sides_add_up():
+def test_line_moves_on_both_sides_add_up(manifest):
     base = manifest({"x.md": doc(A, B, C)})
     ours = manifest({"x.md": doc(A, B, C, lead=2)})  # two lines added above everything
     theirs = manifest({"x.md": doc(A, "async def a2():\n    await g()\n", B, C)})  # a snippet after A
@@ -34,7 +41,7 @@ def test_line_moves_on_both_sides_add_up():
     assert merged.conflicts == () and mf.dumps(merged.data) == mf.dumps(expected)
 
 
-def test_permalinks_survive_only_where_still_true():
+def test_permalinks_survive_only_where_still_true(manifest):
     base = manifest({"x.md": doc(A, B)})
     theirs = manifest({"x.md": doc(A, B)}, "o/r", "a" * 40)  # the other side recorded a commit
     ours = manifest({"x.md": doc(A.replace("fa", "fz"), B)})  # this side edited A
@@ -45,14 +52,14 @@ def test_permalinks_survive_only_where_still_true():
     mf.validate(merged.data, "merged")
 
 
-def test_settings_changed_differently_is_a_conflict():
+def test_settings_changed_differently_is_a_conflict(manifest, config):
     base = manifest({"x.md": doc(A)})
-    ours = manifest({"x.md": doc(A)}, config=replace(CFG, languages=("python",)))
-    theirs = manifest({"x.md": doc(A)}, config=replace(CFG, languages=("py",)))
+    ours = manifest({"x.md": doc(A)}, config=replace(config, languages=("python",)))
+    theirs = manifest({"x.md": doc(A)}, config=replace(config, languages=("py",)))
     assert merge(base, ours, theirs).conflicts == ("both branches changed the manifest's selection",)
 
 
-def test_same_snippet_edited_differently_is_a_conflict():
+def test_same_snippet_edited_differently_is_a_conflict(manifest):
     base = manifest({"x.md": doc(A, B)})
     ours = manifest({"x.md": doc(A, B.replace("fb", "f1"))})
     theirs = manifest({"x.md": doc(A, B.replace("fb", "f2"))})
@@ -60,7 +67,7 @@ def test_same_snippet_edited_differently_is_a_conflict():
     assert merged.data is None and merged.conflicts == ("x.md: both branches changed the snippets around line 8",)
 
 
-def test_unreadable_side_is_a_conflict_and_keeps_current(tmp_path):
+def test_unreadable_side_is_a_conflict_and_keeps_current(manifest, tmp_path):
     base, cur, other = (tmp_path / n for n in ("o.json", "a.json", "b.json"))
     text = mf.dumps(manifest({"x.md": doc(A)}))
     base.write_text(text, encoding="utf-8")

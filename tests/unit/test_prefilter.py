@@ -23,7 +23,7 @@ from docsnippets.config import Config
 from docsnippets.records import Notice
 from docsnippets.tree import TreeError, scan_tree
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_generator():

@@ -1,18 +1,16 @@
 import pytest
+from tests.support.manifest_helpers import entry_objects
 
 from docsnippets.config import Config, PairRule
 from docsnippets.extract import snippets_from_text
 from docsnippets.pairs import align, file_pairs, pair_up
-from manifest_helpers import entry_objects
-
-CFG = Config()
 
 
 def fence(code: str) -> str:
     return f"```python\n{code}```\n\n"
 
 
-def test_default_file_rules():
+def test_default_file_rules(config):
     files = {
         "docs/en/a.md",
         "docs/zh/a.md",
@@ -21,7 +19,7 @@ def test_default_file_rules():
         "x/y.md",
         "docs/en/only.md",
     }
-    pairs = file_pairs(files, CFG)
+    pairs = file_pairs(files, config)
     assert pairs["docs/en/a.md"] == ("docs/en/a.md", "docs/zh/a.md")
     assert pairs["docs/zh/a.md"] == ("docs/en/a.md", "docs/zh/a.md")
     assert pairs["README_zh.md"] == ("README.md", "README_zh.md")
@@ -47,9 +45,10 @@ def test_alignment_survives_an_insertion():
     assert align(left, right, score) == [(0, 0), (1, 2), (2, 3)]
 
 
-def inventory(en: str, zh: str):
-    snippets = snippets_from_text("docs/en/p.md", en, CFG) + snippets_from_text("docs/zh/p.md", zh, CFG)
-    return pair_up(snippets, {"docs/en/p.md", "docs/zh/p.md"}, CFG)
+@pytest.fixture
+def inventory(inventory_of):
+    """`inventory(en, zh)`: the inventory of one English page and its Chinese counterpart."""
+    return lambda en, zh: inventory_of({"docs/en/p.md": en, "docs/zh/p.md": zh})
 
 
 A = "async def alpha(x):\n    # first\n    return await fetch(x, 1)\n"
@@ -57,7 +56,7 @@ B = "async def beta(y):\n    return await store(y, 'k', 2)\n"
 C = "import asyncio\nasyncio.run(main())\n"
 
 
-def test_relations():
+def test_relations(inventory):
     inv = inventory(
         fence(A) + fence("  " + B.replace("\n    ", "\n      ")) + fence(C),
         fence(A.replace("# first", "# 第一")) + fence(B) + fence(C.replace("main()", "other()")),
@@ -66,22 +65,22 @@ def test_relations():
     assert rel == ["comments", "indentation", "diverged"]
 
 
-def test_inserted_example_does_not_shift_pairs_and_is_missing():
+def test_inserted_example_does_not_shift_pairs_and_is_missing(inventory):
     inv = inventory(fence(A) + fence(B) + fence(C), fence(A) + fence(C))
     assert [p.relation for p in inv.pairs] == ["identical", "identical"]
     missing = [inv.snippets[i] for i in inv.missing()]
     assert [s.body for s in missing] == [B]
 
 
-def test_counterpart_without_snippets_makes_missing():
-    snippets = snippets_from_text("docs/en/p.md", fence(A), CFG)
-    inv = pair_up(snippets, {"docs/en/p.md", "docs/zh/p.md"}, CFG)
+def test_counterpart_without_snippets_makes_missing(config):
+    snippets = snippets_from_text("docs/en/p.md", fence(A), config)
+    inv = pair_up(snippets, {"docs/en/p.md", "docs/zh/p.md"}, config)
     assert inv.missing() == [0]
-    inv = pair_up(snippets, {"docs/en/p.md"}, CFG)
+    inv = pair_up(snippets, {"docs/en/p.md"}, config)
     assert inv.missing() == []
 
 
-def test_a_partial_check_aligns_only_the_touched_file_pairs(make_tree, monkeypatch):
+def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, monkeypatch):
     """--changed costs what the change costs: untouched file pairs keep the manifest's pairs."""
     from docsnippets import classify, engine
 
@@ -96,7 +95,7 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(make_tree, monkeypat
     files["docs/zh/alone.md"] = "no code here\n"
     root = make_tree(files).resolve()
     manifest = root / "m.json"
-    engine.update(root, CFG, manifest, repository=None, commit=None)
+    engine.update(root, config, manifest, repository=None, commit=None)
     edited = "docs/zh/p1.md"
     (root / edited).write_text(page(1, "一", 3), encoding="utf-8")
 
@@ -108,17 +107,17 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(make_tree, monkeypat
         return digest.__wrapped__(body)
 
     monkeypatch.setattr(classify, "code_digest", recording)
-    partial = engine.check(root, CFG, manifest, changed=[edited])
+    partial = engine.check(root, config, manifest, changed=[edited])
     assert seen and all("a1()" in body or "y1(" in body for body in seen), seen
     monkeypatch.undo()
-    full = engine.check(root, CFG, manifest)
+    full = engine.check(root, config, manifest)
     assert partial.report == full.report and partial.inventory.pairs == full.inventory.pairs
     assert [p.relation for p in full.inventory.pairs] == ["comments", "diverged"] * 3
     assert not partial.report.fresh
 
 
 @pytest.mark.parametrize(("relation", "caught"), [("identical", True), ("indentation", True), ("comments", False)])
-def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(make_tree, relation, caught):
+def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(config, make_tree, relation, caught):
     """A relation the bodies contradict makes the pair be aligned again (and the check stale).
 
     ``comments`` against ``diverged`` cannot be told without tokenizing, so that one edit is
@@ -137,23 +136,23 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(make_tree
     }
     root = make_tree(files).resolve()
     manifest = root / "m.json"
-    engine.update(root, CFG, manifest, repository=None, commit=None)
+    engine.update(root, config, manifest, repository=None, commit=None)
     data = json.loads(manifest.read_text(encoding="utf-8"))
     members = [e for e in entry_objects(data) if e["pair"] and e["pair"]["relation"] == "diverged"]
     assert len(members) == 2
     for entry in members:
         entry["pair"]["relation"] = relation
     manifest.write_text(json.dumps(data), encoding="utf-8")
-    assert not engine.check(root, CFG, manifest).report.fresh
-    partial = engine.check(root, CFG, manifest, changed=["docs/en/b.md"])
+    assert not engine.check(root, config, manifest).report.fresh
+    partial = engine.check(root, config, manifest, changed=["docs/en/b.md"])
     assert partial.report.fresh is not caught
 
 
-def test_exact_matching_stops_when_the_file_pairs_budget_is_spent():
+def test_exact_matching_stops_when_the_file_pairs_budget_is_spent(config):
     from docsnippets.pairs import Budget, similarity
 
-    (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), CFG)
-    (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), CFG)
+    (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), config)
+    (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), config)
     exact = similarity(a, b)
     budget = Budget()
     assert similarity(a, b, budget) == exact < 1.0

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.corpus import CODE, need
 
-from conftest import CORPUS, HEAD, _need, copy_tree, write
 from docsnippets import modules
 from docsnippets.config import Config
 from docsnippets.imports import ImportRef, find_imports, imports_of
@@ -27,7 +27,6 @@ from docsnippets.references import (
 )
 from docsnippets.tree import TreeError, scan_tree
 
-CODE = CORPUS / "slime-code-624b824a8"
 FIRST = 10  # file line of every test snippet's first body line
 
 
@@ -176,8 +175,8 @@ CASES = [
 
 
 @pytest.fixture
-def code_tree(tmp_path: Path) -> Path:
-    return write(tmp_path / "repo", PKG)
+def code_tree(make_tree) -> Path:
+    return make_tree(PKG, "repo")
 
 
 @pytest.mark.parametrize(("body", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
@@ -208,9 +207,9 @@ def test_reasons_name_what_is_missing(code_tree: Path) -> None:
     assert all(b.snippet.file == "docs/a.md" and b.file == "docs/a.md" for b in broken)
 
 
-def test_markdown_list_fence_reported_at_its_file_line(tmp_path: Path) -> None:
+def test_markdown_list_fence_reported_at_its_file_line(make_tree) -> None:
     doc = "# T\n\n1. Step:\n\n   ```python\n   import asyncio\n\n   from pkg.impl import nope\n   ```\n"
-    root = write(tmp_path / "repo", {"docs/guide.md": doc, "pkg/__init__.py": "", "pkg/impl.py": "X = 1\n"})
+    root = make_tree({"docs/guide.md": doc, "pkg/__init__.py": "", "pkg/impl.py": "X = 1\n"}, "repo")
     inventory = scan_tree(root, Config())
     broken = check_references(inventory.snippets, DirectoryFiles(root))
     assert [(b.file, b.line, b.name) for b in broken] == [("docs/guide.md", 8, "nope")]
@@ -244,9 +243,9 @@ def test_each_imported_module_read_once_and_no_other() -> None:
     assert [(b.file, b.name) for b in broken] == [(f"docs/{n}.md", "nope") for n in range(5)]
 
 
-def test_symlink_out_of_root_is_absent_and_fifo_not_read(tmp_path: Path) -> None:
-    outside = write(tmp_path / "outside", {"real.py": "X = 1\n"})
-    root = write(tmp_path / "repo", {"pkg/__init__.py": ""})
+def test_symlink_out_of_root_is_absent_and_fifo_not_read(make_tree) -> None:
+    outside = make_tree({"real.py": "X = 1\n"}, "outside")
+    root = make_tree({"pkg/__init__.py": ""}, "repo")
     os.symlink(outside / "real.py", root / "pkg" / "linked.py")
     os.symlink(root / "pkg" / "__init__.py", root / "pkg" / "inside.py")
     os.mkfifo(root / "pkg" / "pipe.py")
@@ -318,9 +317,9 @@ def test_import_refs_of_a_snippet_use_file_lines() -> None:
 
 
 @pytest.fixture
-def slime_repo(tmp_path: Path) -> Path:
-    root = copy_tree(_need(HEAD), tmp_path / "slime")
-    shutil.copytree(_need(CODE), root, dirs_exist_ok=True)
+def slime_repo(head_tree: Path) -> Path:
+    root = head_tree
+    shutil.copytree(need(CODE), root, dirs_exist_ok=True)
     for p in root.rglob("*"):
         p.chmod(p.stat().st_mode | stat.S_IWUSR)
     return root

@@ -3,7 +3,7 @@
 Quick by default (a few dozen examples per property, part of the normal suite). With
 ``DOCSNIPPETS_LONG_FUZZ=1`` every property runs 10,000 examples instead::
 
-    DOCSNIPPETS_LONG_FUZZ=1 python -m pytest -q -p no:cacheprovider tests/test_properties.py
+    DOCSNIPPETS_LONG_FUZZ=1 python -m pytest -q -p no:cacheprovider tests/unit/test_properties.py
 
 How a body relates to the file's lines is defined here, independently of fences.py:
 
@@ -56,7 +56,6 @@ PROFILE = settings.get_profile("docsnippets-long" if LONG else "docsnippets-quic
 # The tree properties start git and write files: fewer examples keep the quick run quick.
 TREE_PROFILE = settings(PROFILE, max_examples=10_000 if LONG else 25)
 
-CFG = Config()
 BOM = "\ufeff"
 
 
@@ -182,31 +181,31 @@ def test_noisy_markdown_bodies_are_the_files_code_lines(text):
 
 @PROFILE
 @given(noisy_doc, st.sampled_from(["utf-8", "utf-8-sig"]))
-def test_noisy_markdown_extraction_never_raises_and_prefilter_changes_nothing(text, encoding):
+def test_noisy_markdown_extraction_never_raises_and_prefilter_changes_nothing(config, text, encoding):
     data = text.encode(encoding, "surrogatepass")
     try:
-        full = snippets_from_bytes("docs/a.md", data, CFG, prefilter=False)
+        full = snippets_from_bytes("docs/a.md", data, config, prefilter=False)
     except NestingError:  # until extract.py turns it into a notice
         assert too_deep(text)
         return
-    assert snippets_from_bytes("docs/a.md", data, CFG) == full
+    assert snippets_from_bytes("docs/a.md", data, config) == full
     for s in full[0]:
         assert s.status in ("parses", "needs-async-wrapper", "incomplete-signature", "syntax-error")
         assert s.markers or s.modules
-        assert s.info.split()[0].lower() in CFG.languages
+        assert s.info.split()[0].lower() in config.languages
 
 
 @PROFILE
 @given(st.binary(max_size=2000) | noisy_doc.map(lambda t: t.encode("utf-8", "surrogatepass")), st.data())
-def test_arbitrary_bytes_give_snippets_or_one_line_notices(data, draw):
+def test_arbitrary_bytes_give_snippets_or_one_line_notices(config, data, draw):
     if data and draw.draw(st.booleans()):  # corrupt a valid document in a few places
         raw = bytearray(data)
         for _ in range(draw.draw(st.integers(1, 3))):
             raw[draw.draw(st.integers(0, len(raw) - 1))] = draw.draw(st.integers(0, 255))
         data = bytes(raw)
     try:
-        snippets, notices = snippets_from_bytes("docs/a.md", data, CFG)
-        assert snippets_from_bytes("docs/a.md", data, CFG, prefilter=False) == (snippets, notices)
+        snippets, notices = snippets_from_bytes("docs/a.md", data, config)
+        assert snippets_from_bytes("docs/a.md", data, config, prefilter=False) == (snippets, notices)
     except NestingError:  # until extract.py turns it into a notice
         assert too_deep(data.decode("utf-8", "replace"))
         return
@@ -300,16 +299,16 @@ def test_structured_markdown_gives_exactly_the_fences_written(doc, eol, bom):
 
 @PROFILE
 @given(st.one_of(noisy_doc, structured_doc().map(lambda d: _render(d[0], "\n", False))))
-def test_a_cached_extraction_is_the_parsed_one(text):
+def test_a_cached_extraction_is_the_parsed_one(config, text):
     data = text.encode("utf-8", "surrogatepass")
-    parsed = snippets_from_bytes("docs/a.md", data, CFG)
+    parsed = snippets_from_bytes("docs/a.md", data, config)
     with tempfile.TemporaryDirectory() as tmp:
-        first = snippets_from_bytes("docs/a.md", data, CFG, memo=SnippetCache(Path(tmp), CFG))
-        warm = SnippetCache(Path(tmp), CFG)
-        second = snippets_from_bytes("docs/b.md", data, CFG, memo=warm)
+        first = snippets_from_bytes("docs/a.md", data, config, memo=SnippetCache(Path(tmp), config))
+        warm = SnippetCache(Path(tmp), config)
+        second = snippets_from_bytes("docs/b.md", data, config, memo=warm)
         assert warm.hits == len(list(Path(tmp).glob("*/*.json")))
     assert first == parsed
-    assert second == snippets_from_bytes("docs/b.md", data, CFG)
+    assert second == snippets_from_bytes("docs/b.md", data, config)
     assert second[0] == [replace(s, file="docs/b.md") for s in parsed[0]]
     assert [s.code_digest for s in second[0]] == [classify.code_digest(s.body) for s in parsed[0]]
 
@@ -329,15 +328,15 @@ tree_files = st.dictionaries(st.sampled_from(PATHS), _any_doc(), max_size=5)
 
 @PROFILE
 @given(tree_files, st.booleans())
-def test_manifest_dump_load_dump_is_identical(files, linked):
+def test_manifest_dump_load_dump_is_identical(config, files, linked):
     assume(not any(too_deep(text) for text in files.values()))
-    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, CFG)]
-    inv = pair_up(snippets, set(files), CFG)
-    data = mf.build(inv, CFG, "owner/repo" if linked else None, "ab" * 20 if linked else None)
+    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+    inv = pair_up(snippets, set(files), config)
+    data = mf.build(inv, config, "owner/repo" if linked else None, "ab" * 20 if linked else None)
     text = mf.dumps(data)
     loaded = mf.parse(text, "m.json")
     assert mf.dumps(loaded) == text
-    again = mf.build(mf.to_inventory(loaded), CFG, "owner/repo" if linked else None, "ab" * 20 if linked else None)
+    again = mf.build(mf.to_inventory(loaded), config, "owner/repo" if linked else None, "ab" * 20 if linked else None)
     assert mf.dumps(again) == text
 
 
@@ -349,36 +348,36 @@ def _write_tree(root: Path, files: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def _updated_tree(files: dict[str, str]) -> Iterator[tuple[Path, Path]]:
+def _updated_tree(files: dict[str, str], config: Config) -> Iterator[tuple[Path, Path]]:
     """A temporary tree of ``files`` and the manifest ``update`` wrote for it."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp).resolve()
         _write_tree(root, files)
         manifest = root / mf.DEFAULT_NAME
-        engine.update(root, CFG, manifest, repository=None, commit=None)
+        engine.update(root, config, manifest, repository=None, commit=None)
         yield root, manifest
 
 
 @TREE_PROFILE
 @given(tree_files)
-def test_check_against_own_fresh_manifest_is_fresh(files):
-    with _updated_tree(files) as (root, manifest):
-        result = engine.check(root, CFG, manifest)
+def test_check_against_own_fresh_manifest_is_fresh(config, files):
+    with _updated_tree(files, config) as (root, manifest):
+        result = engine.check(root, config, manifest)
         assert result.report.fresh, result.report.reasons
         assert not result.manifest_missing
-        partial = engine.check(root, CFG, manifest, changed=sorted(files))
+        partial = engine.check(root, config, manifest, changed=sorted(files))
         assert partial.report.fresh, partial.report.reasons
 
 
 @TREE_PROFILE
 @given(tree_files, st.sampled_from(PATHS), _any_doc())
-def test_a_partial_check_agrees_with_a_full_one(files, path, text):
+def test_a_partial_check_agrees_with_a_full_one(config, files, path, text):
     """After editing one file, --changed with that file reports exactly what a full check does."""
     assume(not any(too_deep(t) for t in [*files.values(), text]))
-    with _updated_tree(files) as (root, manifest):
+    with _updated_tree(files, config) as (root, manifest):
         _write_tree(root, {path: text})
-        full = engine.check(root, CFG, manifest)
-        partial = engine.check(root, CFG, manifest, changed=[path])
+        full = engine.check(root, config, manifest)
+        partial = engine.check(root, config, manifest, changed=[path])
         # Untouched files are not read again, so their warnings (a binary page, say) are not
         # repeated; everything else is the same.
         assert set(partial.report.notices) <= set(full.report.notices)

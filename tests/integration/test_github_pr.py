@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import requests
+from tests.support.fake_github import FORBIDDEN_INTEGRATION, TOO_LONG_ERROR, FakeGitHub, changed
 
 from docsnippets.github_pr import (
     COMMENT_MARKER,
@@ -22,11 +23,6 @@ from docsnippets.github_pr import (
     PullRequestClient,
     with_marker,
 )
-
-try:
-    from fake_github import FORBIDDEN_INTEGRATION, TOO_LONG_ERROR, FakeGitHub, changed
-except ImportError:  # tests/ became a package
-    from tests.fake_github import FORBIDDEN_INTEGRATION, TOO_LONG_ERROR, FakeGitHub, changed
 
 TOKEN = "ghs_s3cr3tT0kenThatMustNeverLeak42"
 REPO = "octo/docs"

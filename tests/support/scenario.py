@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fake_github import FakeGitHub, changed
+from tests.support.fake_github import FakeGitHub, changed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "ghs_secretTOKENvalue1234567890"
 REPO = "THUDM/slime"
 BASE_SHA = "44d29ee59dfa1489c369937779cbbdb1798ce701"

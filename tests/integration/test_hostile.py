@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from markdown_it import MarkdownIt
+from tests.support.manifest_helpers import entry_objects, pairs
 
 from docsnippets import classify, engine, render
 from docsnippets import manifest as mf
@@ -26,12 +27,9 @@ from docsnippets.cli import main
 from docsnippets.compare import compare
 from docsnippets.config import Config
 from docsnippets.extract import snippets_from_bytes, snippets_from_text
-from docsnippets.pairs import pair_up
 from docsnippets.records import Notice
-from manifest_helpers import entry_objects, pairs
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-CFG = Config()
+SRC = Path(__file__).resolve().parents[2] / "src"
 MiB = 1024 * 1024
 
 
@@ -227,6 +225,7 @@ def test_twenty_megabyte_file_is_skipped_with_a_warning_by_default(tmp_path):
     assert "docs/big.md" in ck.stdout + ck.stderr  # check reports the warning too
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("DOCSNIPPETS_LONG_FUZZ") != "1", reason="slow (~150 s): set DOCSNIPPETS_LONG_FUZZ=1")
 def test_twenty_megabyte_file_within_a_raised_limit_is_bounded(tmp_path):
     chunk = "Some prose with await in it.\n\n" + fence("await x\n")
@@ -237,6 +236,7 @@ def test_twenty_megabyte_file_within_a_raised_limit_is_bounded(tmp_path):
     assert len(mf.entries(_manifest(root))) == big.count("```python")
 
 
+@pytest.mark.slow
 def test_megabyte_fence(tmp_path):
     body = "async def f():\n" + "    x = await g(1, 2, 'abc')  # comment\n" * (MiB // 40)
     root = write(tmp_path / "t", {"docs/en/a.md": fence(body), "docs/zh/a.md": "# 空\n"})
@@ -249,9 +249,9 @@ def test_megabyte_fence(tmp_path):
     )  # and it is "missing" there: compared, not paired
 
 
-def test_block_over_max_compile_chars_is_not_compiled(monkeypatch):
+def test_block_over_max_compile_chars_is_not_compiled(config, monkeypatch):
     monkeypatch.setattr(classify, "MAX_COMPILE_CHARS", 100)
-    [small, big] = snippets_from_text("a.md", fence("await x\n") + fence("await x\n" * 20), CFG)
+    [small, big] = snippets_from_text("a.md", fence("await x\n") + fence("await x\n" * 20), config)
     assert small.status == "needs-async-wrapper"
     assert big.status == "syntax-error" and "not checked" in big.status_message and "100" in big.status_message
 
@@ -310,15 +310,15 @@ def test_non_utf8_file_name_is_skipped_with_a_warning(tmp_path):
     assert "internal error" not in ck.stderr and "UTF-8" in up.stderr
 
 
-def test_deep_nesting_does_not_hide_later_snippets(tmp_path):
+def test_deep_nesting_does_not_hide_later_snippets(config, tmp_path):
     # markdown-it's commonmark preset stops at 20 levels and drops the rest of the document.
     for depth in (10, 30, 90):
         text = "- " * depth + "item\n\n" + fence("await hidden()\n")
-        assert [s.body for s in snippets_from_text("a.md", text, CFG)] == ["await hidden()\n"], depth
+        assert [s.body for s in snippets_from_text("a.md", text, config)] == ["await hidden()\n"], depth
     quoted = "> " * 150 + "```python\n" + "> " * 150 + "await quoted()\n"
-    assert [s.body for s in snippets_from_text("a.md", quoted, CFG)] == ["await quoted()\n"]
+    assert [s.body for s in snippets_from_text("a.md", quoted, config)] == ["await quoted()\n"]
     # Deep containers without any fence inside are harmless.
-    assert snippets_from_text("a.md", ">" * 5000 + "\n\n" + fence("await x\n"), CFG)[0].body == "await x\n"
+    assert snippets_from_text("a.md", ">" * 5000 + "\n\n" + fence("await x\n"), config)[0].body == "await x\n"
 
 
 TOO_DEEP = "- " * 300 + "item\n\n" + fence("await hidden()\n")
@@ -417,7 +417,7 @@ HOSTILE = {
 NEEDLES = ["@octocat", "#123", "GH-77", "<img", "<script", "javascript:", "evil.example", "## Heading"]
 
 
-def _hostile_inventories(kind: str):
+def _hostile_inventories(kind: str, inventory_of):
     name, info, code = HOSTILE[kind]
     safe_name = name.replace("\n", "_").replace("\r", "_")
     en, zh = f"docs/en/{safe_name}.md", f"docs/zh/{safe_name}.md"
@@ -443,12 +443,8 @@ def _hostile_inventories(kind: str):
         "plain.md": doc("await plain()\n"),  # one file that is linked whatever the kind
     }
 
-    def inv(files, notices=()):
-        snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, CFG)]
-        return pair_up(snippets, set(files), CFG, notices)
-
     notice = Notice(f"{name}.md", f"looks binary {code.splitlines()[0]}; skipped")
-    return inv(before), inv(after, (notice,)), name, code
+    return inventory_of(before), inventory_of(after, (notice,)), name, code
 
 
 def _walk(tokens):
@@ -491,8 +487,8 @@ def _assert_inert(text: str, pr_strings: list[str], *, links: bool) -> list:
 
 
 @pytest.mark.parametrize("kind", list(HOSTILE))
-def test_pr_comment_keeps_hostile_content_inert(kind):
-    before, after, name, code = _hostile_inventories(kind)
+def test_pr_comment_keeps_hostile_content_inert(inventory_of, kind):
+    before, after, name, code = _hostile_inventories(kind, inventory_of)
     changes = compare(before, after)
     assert changes.added and changes.changed and changes.desynchronized and changes.notices
     assert {d.relation for d in changes.desynchronized} == {"diverged", "missing"}
@@ -611,9 +607,9 @@ def test_write_atomic_keeps_a_live_writers_temp_file(tmp_path):
     assert live.exists() and target.read_text() == "{}\n"
 
 
-def test_update_with_a_broken_manifest_replaces_it(tmp_path, capsys):
+def test_update_with_a_broken_manifest_replaces_it(config, tmp_path, capsys):
     root = write(tmp_path / "t", {"a.md": fence("await x\n")})
     (root / mf.DEFAULT_NAME).write_text("{ not json")
     assert main(["update", "--root", str(root)]) == 0
     assert main(["check", "--root", str(root)]) == 0
-    assert engine.check(root, CFG, root / mf.DEFAULT_NAME).report.fresh
+    assert engine.check(root, config, root / mf.DEFAULT_NAME).report.fresh

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE, HEAD, copy_tree
 from docsnippets import cache as cache_mod
 from docsnippets import engine, fences
 from docsnippets import manifest as mf
@@ -227,12 +226,10 @@ def _poison(cache_dir: Path, file: Path) -> None:
     (memo.directory / f"{key}.json").write_text(json.dumps(entry), encoding="utf-8")
 
 
-def test_the_action_never_reads_a_cache(tmp_path):
+def test_the_action_never_reads_a_cache(tmp_path, head_tree):
     """Where the CLI trusts its cache, the Action (whose home earlier PR steps could write) does not."""
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
-    root = Path(__file__).resolve().parents[1]
-    ws = copy_tree(HEAD, tmp_path / "ws")
+    root = Path(__file__).resolve().parents[2]
+    ws = head_tree
     assert main(["update", "--root", str(ws), "--no-cache"]) == 0
     home = tmp_path / "home"
     for cache_dir in (home / ".cache" / "docsnippets", tmp_path / "xdg" / "docsnippets", tmp_path / "explicit"):
@@ -274,12 +271,9 @@ def test_the_action_never_reads_a_cache(tmp_path):
     assert action.returncode == 0, action.stdout + action.stderr
 
 
-def test_cached_check_of_the_real_change(tmp_path, monkeypatch):
+def test_cached_check_of_the_real_change(tmp_path, monkeypatch, base_tree, head_tree):
     """44d29ee59's manifest against the 624b824a8 docs: the same report, cold or cached."""
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
-    base = copy_tree(BASE, tmp_path / "base")
-    head = copy_tree(HEAD, tmp_path / "head")
+    base, head = base_tree, head_tree
     manifest = tmp_path / "base.json"
     engine.update(base, Config(), manifest, repository=None, commit=None)
     plain = engine.check(head, Config(), manifest)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 
+from tests.support.manifest_helpers import pairs
+
 from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.fences import extract_fences
 from docsnippets.tree import scan_tree
-from manifest_helpers import pairs
 
 
 def update(root, capsys):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
 IMAGE_REF = "docker://ghcr.io/owner/docsnippets@sha256:" + "ab" * 32
 

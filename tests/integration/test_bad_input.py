@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tests.support.manifest_helpers import entry_objects, rename_file, schema1
 
 from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.tree import scan_tree
-from manifest_helpers import entry_objects, rename_file, schema1
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[2] / "src"
 DOC = "# Guide\n\n```python\nasync def f():\n    return await g()\n```\n"
 FILES = {"docs/en/g.md": DOC, "docs/zh/g.md": DOC.replace("Guide", "指南")}
 M = mf.DEFAULT_NAME

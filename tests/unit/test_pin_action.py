@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".ci" / "pin_action.py"
 DIGEST_REF = "docker://ghcr.io/owner/docsnippets@sha256:" + "0123456789abcdef" * 4
 TAG_REF = "docker://ghcr.io/owner/docsnippets:v1.2.3"

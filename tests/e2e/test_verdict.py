@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.support.corpus import write
+from tests.support.fake_github import FakeGitHub, changed
+from tests.support.scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Result, Scenario
 
-from conftest import write
 from docsnippets.cli import main
 from docsnippets.codediff import code_diff, code_lines
-from fake_github import FakeGitHub, changed
-from scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Result, Scenario
 
 EN = "# Guide\n\n```python\nasync def hook(args):\n    # call the service\n    return await call(args)\n```\n"
 ZH = "# 指南\n\n```python\nasync def hook(args):\n    # 调用服务\n    return await call(args)\n```\n"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
 from docsnippets.cli import main
 
 EN = "# Guide\n\n```python\nasync def hook(args):\n    return await call(args)  # note\n```\n"
@@ -54,9 +53,9 @@ def update(repo: Path, root: Path | None = None) -> None:
 
 
 @pytest.fixture
-def repo(tmp_path) -> Path:
+def repo(make_tree) -> Path:
     """main: EN/ZH in sync with a fresh manifest; feature: the Chinese code diverges, updated."""
-    root = write(tmp_path / "repo", {"docs/en/g.md": EN, "docs/zh/g.md": ZH})
+    root = make_tree({"docs/en/g.md": EN, "docs/zh/g.md": ZH}, "repo")
     git(root, "init", "-q", "-b", "main")
     update(root)
     commit_all(root, "docs")
@@ -120,8 +119,8 @@ def test_base_without_manifest_is_adoption(repo, capsys):
     assert code == 0 and "this PR adopts docsnippets" in out and "#### Added (2)" in out
 
 
-def test_root_in_a_subdirectory(tmp_path, capsys):
-    root = write(tmp_path / "mono", {"site/docs/en/g.md": EN, "site/docs/zh/g.md": ZH, "README.md": "x\n"})
+def test_root_in_a_subdirectory(make_tree, capsys):
+    root = make_tree({"site/docs/en/g.md": EN, "site/docs/zh/g.md": ZH, "README.md": "x\n"}, "mono")
     git(root, "init", "-q", "-b", "main")
     update(root, root / "site")
     commit_all(root, "docs")
@@ -158,16 +157,16 @@ def test_bad_refs_are_one_line_errors(repo, capsys, args, needle):
     assert code == 2 and needle in err and err.count("\n") == 1, err
 
 
-def test_no_default_branch(tmp_path, capsys):
-    root = write(tmp_path / "r", {"docs/en/g.md": EN})
+def test_no_default_branch(make_tree, capsys):
+    root = make_tree({"docs/en/g.md": EN}, "r")
     git(root, "init", "-q", "-b", "trunk")
     commit_all(root, "docs")
     code, _, err = run(capsys, "diff", "--root", str(root))
     assert code == 2 and "no default branch (origin/HEAD, main or master)" in err and err.count("\n") == 1
 
 
-def test_not_a_repository(tmp_path, capsys):
-    root = write(tmp_path / "plain", {"docs/en/g.md": EN})
+def test_not_a_repository(make_tree, capsys):
+    root = make_tree({"docs/en/g.md": EN}, "plain")
     code, _, err = run(capsys, "diff", "--root", str(root))
     assert code == 2 and "not inside a git work tree" in err and err.count("\n") == 1
 
@@ -180,8 +179,8 @@ def _unlinked(markdown: str) -> str:
 
 @pytest.mark.parametrize("fail_on", ["stale", "desync"])
 def test_markdown_equals_the_pr_comment(repo, capsys, fail_on):
-    from fake_github import FakeGitHub, changed
-    from scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Scenario
+    from tests.support.fake_github import FakeGitHub, changed
+    from tests.support.scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Scenario
 
     local = run(capsys, "diff", "--root", str(repo), "--format", "markdown", "--fail-on", fail_on)
     base_manifest = git(repo, "show", f"main:{MANIFEST}") + "\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".ci" / "run_workflow_steps.py"
 
 # The workflow as it stood before the fix: it pointed at files that never existed.

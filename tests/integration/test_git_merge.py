@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.corpus import write
 
-from conftest import HEAD, _need, copy_tree, write
 from docsnippets import manifest as mf
 from docsnippets.cli import main
 
-ENTRY = Path(__file__).resolve().parents[1] / "entrypoint.py"
+ENTRY = Path(__file__).resolve().parents[2] / "entrypoint.py"
 M = mf.DEFAULT_NAME
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -259,9 +259,10 @@ def test_commit_is_recorded_only_when_given_and_kept_for_unchanged_entries(tmp_p
 
 
 def test_a_schema_1_manifest_is_stale_with_the_fix(tmp_path):
+    from tests.support.manifest_helpers import schema1
+
     from docsnippets.config import Config
     from docsnippets.tree import scan_tree
-    from manifest_helpers import schema1
 
     repo = init(tmp_path / "r", FILES)
     (repo / M).write_text(json.dumps(schema1(scan_tree(repo, Config()))), encoding="utf-8")
@@ -277,8 +278,8 @@ def test_a_schema_1_manifest_is_stale_with_the_fix(tmp_path):
 
 
 @pytest.fixture
-def slime_repo(tmp_path):
-    repo = copy_tree(_need(HEAD), tmp_path / "slime")
+def slime_repo(head_tree):
+    repo = head_tree
     git(repo, "init", "-q", "-b", "main")
     update(repo)
     commit_all(repo, "slime")

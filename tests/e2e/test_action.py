@@ -6,13 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from conftest import BASE, HEAD
-from docsnippets.action import Settings, annotations
-from docsnippets.github_pr import COMMENT_MARKER
-from docsnippets.verdict import decide
-from fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
-from scenario import (
+from tests.support.corpus import BASE, HEAD
+from tests.support.fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
+from tests.support.scenario import (
     MANIFEST,
     REPO,
     TOKEN,
@@ -23,6 +19,10 @@ from scenario import (
     slime_scenario,
     subprocess_runner,
 )
+
+from docsnippets.action import Settings, annotations
+from docsnippets.github_pr import COMMENT_MARKER
+from docsnippets.verdict import decide
 
 PAGE = 3
 
@@ -269,9 +269,10 @@ def test_a_schema_1_base_manifest_still_shows_what_the_pr_changes(tmp_path, fake
     """The PR that brings schema 2 in is compared with a base branch that still has schema 1."""
     import json
 
+    from tests.support.manifest_helpers import schema1
+
     from docsnippets.config import Config
     from docsnippets.tree import scan_tree
-    from manifest_helpers import schema1
 
     old = json.dumps(schema1(scan_tree(BASE, Config())), ensure_ascii=False, indent=2)
     pr = slime_scenario(tmp_path, fake, BASE, HEAD, head_manifest=manifests["head"], base_manifest=old)

@@ -1,0 +1,99 @@
+"""The benchmark runs end to end on a tiny tree and its report is consistent with itself.
+
+Timing verdicts are never asserted: the goals are ratios that only mean something on a
+full-size run of bench/run.py. What a 40-file run must still show: every mode timed, every
+goal row computed from the medians printed above it, its verdict agreeing with its limit, and
+the memory goals met (a 40-file tree is far under 150 MB). The children's exit codes are
+checked by the bench itself: a mode that exits with a code it does not allow aborts the run.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.support.corpus import HEAD
+
+ROOT = Path(__file__).resolve().parents[2]
+HALF = 0.0005  # the printed values are rounded to three decimals
+
+TREE_MODES = [
+    "parse-all",
+    "parse-all-block",
+    "read-and-search",
+    "update",
+    "update cached",
+    "check",
+    "check --changed",
+    "check in-process",
+    "check --changed in-process",
+]
+SLIME_MODES = ["import markdown_it", "slime check cached", "slime check cold", "slime parse floor"]
+# goal label -> (mode, reference mode or None for peak memory, limit)
+GOALS = {
+    "1 update / parse-all <= 0.15": ("update", "parse-all", 0.15),
+    "1 update / read-and-search <= 2.5": ("update", "read-and-search", 2.5),
+    "2 --changed / check <= 0.1, in-process": ("check --changed in-process", "check in-process", 0.1),
+    "2' same, whole processes": ("check --changed", "check", 0.1),
+    "3 slime check, cached / import markdown_it <= 1.5": ("slime check cached", "import markdown_it", 1.5),
+    "3' slime check, cold (no cache)": ("slime check cold", "import markdown_it", 1.5),
+    "3'' floor: import + parse those files only": ("slime parse floor", "import markdown_it", 1.5),
+    "4 update peak RSS <= 150 MB": ("update", None, 150),
+    "4 check peak RSS <= 150 MB": ("check", None, 150),
+}
+
+
+def cells(line: str, prefix: str) -> list[str]:
+    return re.split(r"\s{2,}", line[len(prefix) :].strip())
+
+
+def parse(stdout: str) -> tuple[dict[str, list[float]], dict[str, list[str]]]:
+    modes: dict[str, list[float]] = {}
+    goals: dict[str, list[str]] = {}
+    for line in stdout.splitlines():
+        if line.startswith("mode ") and "median_s" not in line:
+            name, *numbers = cells(line, "mode ")
+            modes[name] = [float(n) for n in numbers]
+        elif line.startswith("goal ") and not line.endswith(" met"):
+            label, *rest = cells(line, "goal ")
+            goals[label] = rest
+    return modes, goals
+
+
+def ratio_bounds(top: float, bottom: float) -> tuple[float, float]:
+    return (top - HALF) / (bottom + HALF), (top + HALF) / max(bottom - HALF, 1e-9)
+
+
+@pytest.mark.slow
+def test_bench_smoke_reports_every_mode_and_goal_consistently():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    modes, goals = parse(done.stdout)
+    expected_modes = TREE_MODES + (SLIME_MODES if HEAD.is_dir() else [])
+    assert sorted(modes) == sorted(expected_modes), done.stdout
+    for name, (median, low, high, peak_mb) in modes.items():
+        assert 0 < low <= median <= high and peak_mb > 0, (name, done.stdout)
+    assert sorted(goals) == sorted(GOALS), done.stdout
+    for label, (mode, reference, limit) in GOALS.items():
+        value, shown_limit, _unit, verdict = goals[label]
+        assert float(shown_limit) == limit, label
+        if mode not in modes:  # the Slime goals, without ../shared
+            assert (value, verdict) == ("skipped", "-"), label
+            continue
+        number = float(value)
+        if reference is None:
+            assert abs(number - modes[mode][3]) <= 0.05 + HALF, (label, done.stdout)
+            assert verdict == "yes", (label, done.stdout)  # a tiny tree is far under the memory limit
+        else:
+            low, high = ratio_bounds(modes[mode][0], modes[reference][0])
+            assert low - HALF <= number <= high + HALF, (label, done.stdout)
+        assert verdict == ("yes" if number <= limit else "NO"), (label, done.stdout)

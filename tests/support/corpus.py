@@ -1,0 +1,49 @@
+"""Where the read-only Slime material lives, and the small file helpers the fixtures share.
+
+The material sits in ../shared beside the checkout; tests that need it skip when it is absent,
+so a checkout on its own still runs every other test.
+"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+HEAD = CORPUS / "slime-docs-624b824a8"
+BASE = CORPUS / "slime-docs-44d29ee59"
+CODE = CORPUS / "slime-code-624b824a8"
+SEED = SHARED / "spec" / "seed-catalogue.md"
+
+
+def need(path: Path) -> Path:
+    """The path, or a skip of the calling test when ../shared does not provide it."""
+    if not path.exists():
+        import pytest  # only here: .ci/container_e2e.py imports this module without pytest
+
+        pytest.skip(f"{path} is absent (../shared is not beside the checkout)")
+    return path
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    """A writable copy: the shared material is read-only, and tests edit their copy."""
+    shutil.copytree(src, dst)
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    dst.chmod(dst.stat().st_mode | stat.S_IWUSR)
+    return dst
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write each relative path's text (UTF-8, line endings kept) or bytes under root."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+    return root
