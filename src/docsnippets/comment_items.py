@@ -70,7 +70,9 @@ def changed(item: en.Item, links: Links | None, with_diff: bool) -> str:
     if item.same:
         return line + _diff(before[0], after[0], "What changed" + (" (in both)" if item.twins else ""))
     n = len(after)
-    return line + "".join(_diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in enumerate(zip(before, after, strict=True)) if b)
+    return line + "".join(
+        _diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in enumerate(zip(before, after, strict=True)) if b
+    )
 
 
 def added(item: en.Item, links: Links | None, with_code: bool) -> str:
@@ -144,7 +146,9 @@ def file_table(snippets: Sequence[Snippet]) -> str:
 
 
 def moves(m: en.Moves) -> list[str]:
-    out = [f"- {code_span(old)} → {code_span(new)}: {_n(n, 'snippet')} in {_n(k, 'file')}" for old, new, n, k in m.renames]
+    out = [
+        f"- {code_span(old)} → {code_span(new)}: {_n(n, 'snippet')} in {_n(k, 'file')}" for old, new, n, k in m.renames
+    ]
     out += [f"- {code_span(f)}: {_n(n, 'snippet')} on other lines" for f, n in m.shifted]
     return out
 

@@ -8,7 +8,6 @@ stands alone.
 
 from __future__ import annotations
 
-import os.path
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,13 +68,28 @@ class Item:
         return len(self.after) > 1
 
 
+def _common_prefix(texts: Sequence[str]) -> str:
+    first, last = min(texts), max(texts)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
 def braced(paths: Sequence[str]) -> str:
-    """Two paths as one: ``docs/{en,zh}/a.md``; equal paths stay as they are."""
+    """Paths as one, their differing part in braces: ``docs/{en,zh}/a.md``, ``guide/{x,x_zh}.md``.
+
+    The shared head ends at a ``/`` and the shared tail starts at a ``/`` or ``.``, so the braces
+    hold whole names, never half a word."""
     if len(set(paths)) == 1:
         return paths[0]
-    head = os.path.commonprefix(list(paths))
-    tail = os.path.commonprefix([p[len(head) :][::-1] for p in paths])[::-1]
-    middles = [p[len(head) : len(p) - len(tail)] for p in paths]
+    head = _common_prefix(paths)
+    head = head[: head.rfind("/") + 1]
+    rest = [p[len(head) :] for p in paths]
+    tail = _common_prefix([r[::-1] for r in rest])[::-1]
+    cut = min((i for i in (tail.find("/"), tail.find(".")) if i >= 0), default=len(tail))
+    tail = tail[cut:]
+    middles = [r[: len(r) - len(tail)] for r in rest]
     return f"{head}{{{','.join(middles)}}}{tail}"
 
 

@@ -28,7 +28,9 @@ def test_comment_fits_github_limit_and_says_what_was_left_out(inventory_of):
 def test_comment_diff_for_diverged_pair(inventory_of):
     report = big_report(inventory_of, 2)
     text = render.comment(report, render.CommentContext(marker=""))
-    assert text.count("<details>") == 2 and "+    y = await h(x)" in text
+    # One collapsed diff per diverged pair, one collapsed code block per added snippet.
+    assert text.count("<details><summary>English vs Chinese code") == 2 and "+    y = await h(x)" in text
+    assert text.count("<details><summary>The code</summary>") == 4
 
 
 def test_fence_longer_than_any_backtick_run():

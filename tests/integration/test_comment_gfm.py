@@ -6,136 +6,42 @@ from __future__ import annotations
 
 import re
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
-import cmarkgfm
 import pytest
+from tests.support.corpus import BASE, HEAD, write
+from tests.support.gfm import assert_structure, sample_comment, visible_items
 
-from conftest import BASE, HEAD, write
 from docsnippets import render
 from docsnippets.cli import main
 from docsnippets.compare import compare
-from docsnippets.config import Config
-from docsnippets.constants import COMMENT_BUDGET
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import pair_up
-from fake_github import FakeGitHub
-from scenario import TOKEN, manifest_of, slime_scenario
 
 SHA = "e" * 40
 REPO_URL = "https://github.com/o/r"
-ALLOWED = {"h3", "h4", "p", "ul", "li", "a", "code", "pre", "details", "summary", "strong", "em"}
-ALLOWED |= {"table", "thead", "tbody", "tr", "th", "td"}
 
 
-class Node:
-    def __init__(self, tag: str, attrs: dict[str, str | None], parent: Node | None) -> None:
-        self.tag, self.attrs, self.parent = tag, attrs, parent
-        self.children: list[Node | str] = []
+@pytest.fixture
+def comment_of(inventory_of):
+    """`comment_of(before, after)`: the PR comment of a change between two sets of documents."""
 
-    def elements(self) -> list[Node]:
-        return [c for c in self.children if isinstance(c, Node)]
+    def build(before: dict[str, str], after: dict[str, str]) -> str:
+        report = compare(inventory_of(before), inventory_of(after))
+        ctx = render.CommentContext(
+            marker="<!-- m -->",
+            links=render.Links("https://github.com", "o/r", SHA),
+            changes=report,
+            inventory=inventory_of(after),
+        )
+        return render.comment(report, ctx)
 
-    def walk(self):
-        for c in self.elements():
-            yield c
-            yield from c.walk()
-
-    def inside(self, tag: str) -> bool:
-        p = self.parent
-        while p is not None:
-            if p.tag == tag:
-                return True
-            p = p.parent
-        return False
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-
-class Tree(HTMLParser):
-    VOID = {"br", "hr", "img", "input"}
-
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("root", {}, None)
-        self.at = self.root
-        self.feed(html)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        node = Node(tag, dict(attrs), self.at)
-        self.at.children.append(node)
-        if tag not in self.VOID:
-            self.at = node
-
-    def handle_endtag(self, tag):
-        p = self.at
-        while p is not None and p.tag != tag:
-            p = p.parent
-        assert p is not None, f"</{tag}> closes nothing"
-        self.at = p.parent
-
-    def handle_data(self, data):
-        self.at.children.append(data)
-
-
-def gfm(text: str) -> Node:
-    html = cmarkgfm.github_flavored_markdown_to_html(text, options=cmarkgfm.Options.CMARK_OPT_UNSAFE)
-    return Tree(html).root
-
-
-def assert_structure(text: str, *, budget: int = COMMENT_BUDGET) -> Node:
-    """What must hold for every comment, whatever it reports."""
-    assert len(text) <= budget
-    root = gfm(text)
-    nodes = list(root.walk())
-    assert {n.tag for n in nodes} <= ALLOWED, {n.tag for n in nodes} - ALLOWED  # no injected HTML
-    for d in (n for n in nodes if n.tag == "details"):
-        first = d.elements()[0] if d.elements() else None
-        assert first is not None and first.tag == "summary", "a <details> without its <summary>"
-        assert not first.elements(), "a <summary> holds only our words"
-    # A collapsed block at column 0 between entries would split one list into many.
-    tops = root.elements()
-    for a, b, c in zip(tops, tops[1:], tops[2:], strict=False):
-        assert not (a.tag == "ul" and b.tag == "details" and c.tag == "ul"), "a <details> cut a list in two"
-    for li in (n for n in nodes if n.tag == "li"):
-        assert not li.text().lstrip().startswith("<"), "an entry rendered as raw HTML"
-    for n in nodes:  # no text node outside code may carry a mention or an issue link
-        if n.tag not in ("code", "pre") and not n.inside("code") and not n.inside("pre"):
-            own = "".join(c for c in n.children if isinstance(c, str))
-            assert not re.search(r"(^|\s)@\w", own), own
-    return root
-
-
-def visible_items(root: Node) -> list[Node]:
-    return [n for n in root.walk() if n.tag == "li" and not n.inside("details")]
-
-
-def _inv(files: dict[str, str]):
-    cfg = Config()
-    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, cfg)]
-    return pair_up(snippets, set(files), cfg)
-
-
-def _comment(before: dict[str, str], after: dict[str, str], **kw) -> str:
-    report = compare(_inv(before), _inv(after))
-    ctx = render.CommentContext(
-        marker="<!-- m -->",
-        links=render.Links("https://github.com", "o/r", SHA),
-        changes=report,
-        inventory=_inv(after),
-        **kw,
-    )
-    return render.comment(report, ctx)
+    return build
 
 
 def fence(body: str) -> str:
     return f"Text.\n\n```python\n{body}```\n"
 
 
-def test_tree_rename_stays_short():
+def test_tree_rename_stays_short(comment_of):
     body = "async def f{n}(x):\n    return await g(x, {n})\n"
     before: dict[str, str] = {}
     for n in range(30):
@@ -144,7 +50,7 @@ def test_tree_rename_stays_short():
     after = {k.replace("docs/en-us/", "docs/en/").replace("docs/zh-cn/", "docs/zh/"): v for k, v in before.items()}
     after["docs/en/guide/p1.md"] = fence(body.format(n=1).replace("g(x", "h(x"))
     after["docs/zh/guide/p1.md"] = fence(body.format(n=1).replace("g(x", "h(x"))
-    text = _comment(before, after)
+    text = comment_of(before, after)
     root = assert_structure(text)
     assert "#### Moved (58)" in text
     assert "- `docs/en-us/` → `docs/en/`: 29 snippets in 29 files" in text
@@ -157,20 +63,20 @@ def test_tree_rename_stays_short():
     assert "- 58 snippets moved to other files (2 renames, listed under *Moved*)" in text
 
 
-def test_many_changes_get_a_table_and_a_collapsed_list():
+def test_many_changes_get_a_table_and_a_collapsed_list(comment_of):
     before = {f"docs/a{n}.md": fence(f"await f({n})\n") for n in range(12)}
     after = {f"docs/a{n}.md": fence(f"await f({n}, 1)\n") for n in range(12)}
-    root = assert_structure(_comment(before, after))
+    root = assert_structure(comment_of(before, after))
     assert any(n.tag == "table" and "docs/a3.md" in n.text() for n in root.walk())
     assert len(visible_items(root)) == 0
     assert len([n for n in root.walk() if n.tag == "li" and n.inside("details")]) == 12
 
 
-def test_twins_that_changed_differently_show_both_diffs():
+def test_twins_that_changed_differently_show_both_diffs(comment_of):
     old = "async def f():\n    await g(1)\n"
     before = {"docs/en/a.md": fence(old), "docs/zh/a.md": fence(old)}
     after = {"docs/en/a.md": fence(old.replace("1", "2")), "docs/zh/a.md": fence(old.replace("1", "3"))}
-    text = _comment(before, after)
+    text = comment_of(before, after)
     root = assert_structure(text)
     assert "`docs/{en,zh}/a.md`" in text and "changed differently" in text
     assert "+    await g(2)" in text and "+    await g(3)" in text
@@ -178,7 +84,7 @@ def test_twins_that_changed_differently_show_both_diffs():
     assert [li for li in items if "changed differently" in li.text()]
 
 
-def test_added_snippet_shows_its_code_and_its_counterpart_state():
+def test_added_snippet_shows_its_code_and_its_counterpart_state(comment_of):
     before = {"docs/en/a.md": fence("await a()\n"), "docs/zh/a.md": fence("await a()\n")}
     after = {
         "docs/en/a.md": fence("await a()\n") + fence("await only_english()\n"),
@@ -186,18 +92,18 @@ def test_added_snippet_shows_its_code_and_its_counterpart_state():
         "docs/en/b.md": fence("await both()  # hi\n"),
         "docs/zh/b.md": fence("await both()  # 你好\n"),
     }
-    text = _comment(before, after)
+    text = comment_of(before, after)
     assert_structure(text)
     assert "no Chinese counterpart yet" in text
     assert "`docs/{en,zh}/b.md`" in text and "added in both languages, same code" in text
     assert "await only_english()" in text and text.count("await both()") == 1
 
 
-def test_links_and_code_spans_survive_hostile_names():
+def test_links_and_code_spans_survive_hostile_names(comment_of):
     names = ["docs/en/<img src=x> @octocat #1.md", "docs/en/a`b.md", "docs/en/](javascript:x).md"]
     before = {n: fence("await old()\n") for n in names}
     after = {n: fence("await new()  # <b>@team</b>\n") for n in names}
-    root = assert_structure(_comment(before, after))
+    root = assert_structure(comment_of(before, after))
     hrefs = [n.attrs.get("href") or "" for n in root.walk() if n.tag == "a"]
     assert len(hrefs) == 3 and all(h.startswith(f"{REPO_URL}/blob/{SHA}/docs/en/") for h in hrefs)
     codes = [n.text() for n in root.walk() if n.tag == "code"]
@@ -205,12 +111,14 @@ def test_links_and_code_spans_survive_hostile_names():
         assert any(name in c for c in codes), name
 
 
-def test_shortened_comment_keeps_its_structure():
+def test_shortened_comment_keeps_its_structure(comment_of, inventory_of):
     before = {f"docs/en/p{n}.md": fence(f"await f({n})\n" * 30) for n in range(200)}
     after = {f"docs/en/p{n}.md": fence(f"await f({n}, 2)\n" * 30) for n in range(200)}
-    text = _comment(before, after)
+    text = comment_of(before, after)
     assert_structure(text)
-    small = render.comment(compare(_inv(before), _inv(after)), render.CommentContext(marker=""), budget=3000)
+    small = render.comment(
+        compare(inventory_of(before), inventory_of(after)), render.CommentContext(marker=""), budget=3000
+    )
     assert_structure(small, budget=3000)
 
 
@@ -219,13 +127,13 @@ def _git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
-def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path):
+def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path, comment_of, inventory_of):
     en_old = "```python\nfrom a.b import f\n\nasync def main():\n    await f(1)  # call it\n    return 1\n```\n"
     zh_old = en_old.replace("# call it", "# 调用它")
     en_new = en_old.replace("from a.b import f", "from a.c import f")
     files_before = {"docs/en/x.md": "# X\n\nSome words.\n\n" + en_old, "docs/zh/x.md": "# X\n\n一些文字。\n\n" + zh_old}
     files_after = {**files_before, "docs/en/x.md": files_before["docs/en/x.md"].replace(en_old, en_new)}
-    text = _comment(files_before, files_after)
+    text = comment_of(files_before, files_after)
     assert_structure(text)
     assert "this PR edited the English side, not the Chinese one" in text
     assert "-from a.b import f\n" in text and "+from a.c import f\n" in text
@@ -240,17 +148,17 @@ def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path):
     fixed = {k: (repo / k).read_text(encoding="utf-8") for k in files_after}
     assert fixed["docs/zh/x.md"] == files_after["docs/zh/x.md"].replace("from a.b import f", "from a.c import f")
     # The pair is in sync again: no desynchronized entry, the Chinese comment kept.
-    assert not compare(_inv(fixed), _inv(fixed)).desynchronized and not _inv(fixed).missing()
+    assert not compare(inventory_of(fixed), inventory_of(fixed)).desynchronized and not inventory_of(fixed).missing()
     assert "调用它" in fixed["docs/zh/x.md"]
-    assert {p.relation for p in _inv(fixed).pairs} == {"comments"}
+    assert {p.relation for p in inventory_of(fixed).pairs} == {"comments"}
 
 
-def test_no_patch_when_the_untouched_side_differs_otherwise():
+def test_no_patch_when_the_untouched_side_differs_otherwise(comment_of):
     en_old = "```python\nasync def main():\n    await f(1)\n    return 1\n```\n"
     zh_old = en_old.replace("return 1", "return 2")
     before = {"docs/en/x.md": en_old, "docs/zh/x.md": zh_old}
     after = {**before, "docs/en/x.md": en_old.replace("f(1)", "f(5)")}
-    text = _comment(before, after)
+    text = comment_of(before, after)
     assert "this PR edited the English side" in text and "git apply" not in text
 
 
@@ -274,12 +182,7 @@ def slime():
 
 
 def test_slime_change_shows_the_shared_diff_once(slime):
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from sample_comment import slime_comment
-
-    text = slime_comment(*slime)
+    text = sample_comment().slime_comment(*slime)
     root = assert_structure(text)
     assert text.count("+from slime.observability.trace_utils import trace_function\n") == 1
     assert text.count("+from slime.observability.trace_utils import build_sglang_meta_trace_attrs") == 1
@@ -288,24 +191,8 @@ def test_slime_change_shows_the_shared_diff_once(slime):
 
 
 def test_readme_sample_is_the_generated_one(slime):
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from sample_comment import ROOT, into_readme, slime_comment
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert into_readme(readme, slime_comment(*slime)) == readme, "run: python bench/sample_comment.py --readme"
-
-
-def test_job_summary_of_the_slime_pr(tmp_path: Path, slime):
-    base, head = slime
-    with FakeGitHub(token=TOKEN) as fake:
-        old = manifest_of(base, tmp_path)
-        scenario = slime_scenario(tmp_path / "pr", fake, base, head, head_manifest=old, base_manifest=old)
-        result = scenario.run()
-        comment = scenario.comments()[0]
-    assert result.code == 1
-    for text in (result.summary, comment):
-        root = assert_structure(text)
-        assert text.count("+from slime.observability.trace_utils import trace_function\n") == 1
-        assert any(n.tag == "a" for n in root.walk())
+    script = sample_comment()
+    readme = (script.ROOT / "README.md").read_text(encoding="utf-8")
+    assert script.into_readme(readme, script.slime_comment(*slime)) == readme, (
+        "run: python bench/sample_comment.py --readme"
+    )

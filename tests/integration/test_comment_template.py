@@ -13,9 +13,6 @@ import pytest
 from docsnippets import render
 from docsnippets.cli import main
 from docsnippets.compare import compare
-from docsnippets.config import Config
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import pair_up
 
 SHA = "d" * 40
 HOSTILE_NAMES = (
@@ -39,27 +36,22 @@ CARELESS = """{{ marker }}
 """
 
 
-def _inv(files: dict[str, str]):
-    cfg = Config()
-    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, cfg)]
-    return pair_up(snippets, set(files), cfg)
-
-
-def _hostile_change():
+@pytest.fixture
+def hostile_change(inventory_of):
     before = {name: "```python\nawait old()\n```\n" for name in HOSTILE_NAMES}
     after = {name: "```python\nawait new()  # <script>@octocat</script>\n```\n" for name in HOSTILE_NAMES}
     after["docs/en/added <b>@team</b>.md"] = "```python\nawait f()\n```\n"
-    return compare(_inv(before), _inv(after))
+    return compare(inventory_of(before), inventory_of(after))
 
 
 def _html_outside_code(html: str) -> str:
     return re.sub(r"<code>.*?</code>|<pre[^>]*>.*?</pre>", "", html, flags=re.S)
 
 
-def test_a_careless_custom_template_cannot_inject_html_or_mentions(tmp_path: Path):
+def test_a_careless_custom_template_cannot_inject_html_or_mentions(tmp_path: Path, hostile_change):
     template = tmp_path / "comment.md.j2"
     template.write_text(CARELESS, encoding="utf-8")
-    report = _hostile_change()
+    report = hostile_change
     assert report.changed and report.added
     ctx = render.CommentContext(
         marker="<!-- m -->",
@@ -79,12 +71,12 @@ def test_a_careless_custom_template_cannot_inject_html_or_mentions(tmp_path: Pat
         assert href.startswith(f"https://github.com/o/r/blob/{SHA}/docs/"), href
 
 
-def test_the_packaged_template_and_an_equal_custom_one_agree(tmp_path: Path):
+def test_the_packaged_template_and_an_equal_custom_one_agree(tmp_path: Path, hostile_change):
     from docsnippets import templating
 
     copy = tmp_path / "mine.j2"
     copy.write_text((templating.TEMPLATES / "comment.md.j2").read_text(encoding="utf-8"), encoding="utf-8")
-    report = _hostile_change()
+    report = hostile_change
     ctx = render.CommentContext(marker="", changes=report)
     assert render.comment(report, ctx) == render.comment(
         report, render.CommentContext(marker="", changes=report, template=copy)

@@ -1,0 +1,28 @@
+"""The job summary and the PR comment of the real Slime PR, as the Action writes them, rendered
+with GitHub's Markdown engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.support.corpus import BASE, HEAD
+from tests.support.fake_github import FakeGitHub
+from tests.support.gfm import assert_structure
+from tests.support.scenario import TOKEN, manifest_of, slime_scenario
+
+
+def test_job_summary_and_comment_of_the_slime_pr(tmp_path: Path):
+    if not HEAD.exists() or not BASE.exists():
+        pytest.skip("../shared/corpus is absent")
+    with FakeGitHub(token=TOKEN) as fake:
+        old = manifest_of(BASE, tmp_path)
+        scenario = slime_scenario(tmp_path / "pr", fake, BASE, HEAD, head_manifest=old, base_manifest=old)
+        result = scenario.run()
+        comments = scenario.comments()
+    assert result.code == 1 and len(comments) == 1
+    for text in (result.summary, comments[0]):
+        root = assert_structure(text)
+        assert text.count("+from slime.observability.trace_utils import trace_function\n") == 1
+        assert "`docs/{en,zh}/developer_guide/trace.md`" in text
+        assert any(n.tag == "a" for n in root.walk())
