@@ -298,7 +298,8 @@ def write_report(
         )
         out.write(render.comment(report, ctx).lstrip())
     else:
-        out.write(report_text(report, str(manifest), verdict, ctx.changes if ctx is not None else None))
+        changes = ctx.changes if ctx is not None else None
+        out.write(report_text(report, str(manifest), verdict, changes, inventory))
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:

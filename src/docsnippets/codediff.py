@@ -64,11 +64,6 @@ def unified(before: list[str], after: list[str], before_name: str, after_name: s
     return "".join(line if line.endswith("\n") else line + "\n" for line in diff)
 
 
-def body_diff(before: str, after: str, context: int = 1) -> str:
-    """How one snippet's body changed, every line as it is."""
-    return unified(before.splitlines(keepends=True), after.splitlines(keepends=True), "before", "after", context)
-
-
 def code_diff(en: str, zh: str, en_name: str, zh_name: str) -> str:
     """A unified diff of the two bodies' code lines; empty when only comments differ."""
     return unified(

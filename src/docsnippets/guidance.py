@@ -6,9 +6,8 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
-from .codediff import code_diff
 from .compare import Desync, Report
-from .markup import Links, code_span, diff_block, fenced, location, plain, visible
+from .markup import Links, code_span, fenced, location, plain, visible
 from .verdict import Verdict
 
 Key = tuple[str, int]
@@ -46,15 +45,6 @@ def _reasons(reasons: tuple[str, ...]) -> str:
         return "; ".join(reasons)
     shown = "; ".join(reasons[: HEADLINE_REASONS - 1])
     return f"{shown}; and {len(reasons) - HEADLINE_REASONS + 1} more reasons (listed below)"
-
-
-def desync_diff(d: Desync) -> str:
-    """The two translations' code side by side as a diff, comments and docstrings left out."""
-    en, zh = d.sides
-    text = code_diff(en.body, zh.body, f"en/{en.file}", f"zh/{zh.file}")
-    if not text:
-        text = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
-    return diff_block("English vs Chinese code without comments or docstrings", text)
 
 
 def fixes(

@@ -88,8 +88,3 @@ def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str
 def details(summary: str, body: str) -> str:
     """A collapsed block; ``summary`` is our own words, ``body`` already safe Markdown."""
     return f"<details><summary>{summary}</summary>\n\n{body}\n\n</details>"
-
-
-def diff_block(summary: str, diff: str) -> str:
-    """A unified diff of untrusted code, collapsed, in a fence it cannot close."""
-    return details(summary, fenced(visible_block(diff), "diff"))
