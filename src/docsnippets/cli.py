@@ -245,16 +245,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         _warn(notice)
     _warn_unpaired(result.inventory, config, root)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
-    write_report(
-        out,
-        args.format,
-        report,
-        verdict,
-        manifest=path,
-        manifest_missing=result.manifest_missing,
-        template=args.comment_template,
-        inventory=result.inventory,
+    ctx = render.CommentContext(
+        marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
     )
+    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
 
 
@@ -278,8 +272,6 @@ def write_report(
     manifest_missing: bool,
     ctx: render.CommentContext | None = None,
     extra: dict[str, Any] | None = None,
-    template: Path | None = None,
-    inventory: Inventory | None = None,
 ) -> None:
     """The report in the chosen format; markdown is the PR comment's body, without its marker."""
     if fmt == "json":
@@ -288,17 +280,10 @@ def write_report(
         out.write("\n")
     elif fmt == "markdown":
         base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
-        ctx = replace(
-            base,
-            marker="",
-            head_manifest_missing=manifest_missing,
-            verdict=verdict,
-            template=template,
-            inventory=inventory,
-        )
+        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
         out.write(render.comment(report, ctx).lstrip())
     else:
-        changes = ctx.changes if ctx is not None else None
+        changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
         out.write(report_text(report, str(manifest), verdict, changes, inventory))
 
 
@@ -353,6 +338,8 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         manifest_path=found.manifest_rel,
         base_missing=result.base_missing,
         changes=result.changes,
+        template=args.comment_template,
+        inventory=result.inventory,
     )
     extra = {
         "base": found.base,
@@ -368,8 +355,6 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         manifest_missing=result.head_manifest_missing,
         ctx=ctx,
         extra=extra,
-        template=args.comment_template,
-        inventory=result.inventory,
     )
     return verdict.exit_code
 

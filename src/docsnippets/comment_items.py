@@ -29,9 +29,14 @@ def indent(block: str) -> str:
 
 
 def collapsed(summary: str, body: str) -> str:
-    """A collapsed block inside a list item; the blank line after it ends the HTML block, so
-    the next entry is a list item again and not raw HTML."""
-    return "\n\n" + indent(details(summary, body)) + "\n"
+    """A collapsed block inside a list item, after a blank line."""
+    return "\n\n" + indent(details(summary, body))
+
+
+def ended(entry: str) -> str:
+    """An entry that ends in a collapsed block gets a blank line after it: that ends the HTML
+    block, so the next entry is a list item again and not raw HTML."""
+    return entry + "\n" if entry.endswith("</details>") else entry
 
 
 def _lines(s: Snippet) -> str:
@@ -68,11 +73,10 @@ def changed(item: en.Item, links: Links | None, with_diff: bool) -> str:
     if not with_diff:
         return line
     if item.same:
-        return line + _diff(before[0], after[0], "What changed" + (" (in both)" if item.twins else ""))
+        return ended(line + _diff(before[0], after[0], "What changed" + (" (in both)" if item.twins else "")))
     n = len(after)
-    return line + "".join(
-        _diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in enumerate(zip(before, after, strict=True)) if b
-    )
+    pairs = enumerate(zip(before, after, strict=True))
+    return ended(line + "".join(_diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in pairs if b))
 
 
 def added(item: en.Item, links: Links | None, with_code: bool) -> str:
@@ -88,9 +92,12 @@ def added(item: en.Item, links: Links | None, with_code: bool) -> str:
         return line
     shown = item.after[:1] if item.same else item.after
     n = len(shown)
-    return line + "".join(
-        collapsed("The code" + (f" ({k + 1} of {n})" if n > 1 else ""), fenced(visible_block(x.body)))
-        for k, x in enumerate(shown)
+    return ended(
+        line
+        + "".join(
+            collapsed("The code" + (f" ({k + 1} of {n})" if n > 1 else ""), fenced(visible_block(x.body)))
+            for k, x in enumerate(shown)
+        )
     )
 
 
@@ -128,7 +135,7 @@ def desync(d: Desync, links: Links | None, new: bool, edited: dict[en.Key, objec
     if fix is not None:
         side = _SIDE[1 - touched[0]]
         line += collapsed(f"Patch that brings the {side} side in line (git apply)", fenced(fix, "diff"))
-    return line
+    return ended(line)
 
 
 def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) -> str | None:

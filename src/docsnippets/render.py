@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .comment import CommentContext, verdict_of
+from .compare import Report
 from .constants import COMMENT_BUDGET, FIX_COMMAND
 from .constants import GITHUB_COMMENT_LIMIT as COMMENT_LIMIT
 from .markup import Links, code_span, fenced, location, plain, visible, visible_block
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 
-def comment(freshness: Any, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
+def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
     from . import comment as module
 
     return module.comment(freshness, ctx, budget)
