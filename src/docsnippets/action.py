@@ -16,7 +16,7 @@ from .config import ConfigError
 from .config import load as load_config
 from .constants import ExitCode
 from .outcome import Outcome, finish, links
-from .pr_flow import Checkout, ClientFactory, default_client, run_pr
+from .pr_flow import Checkout, ClientFactory, default_client, run_pr, template_path
 from .settings import ActionError, Settings
 from .tree import TreeError, check_root
 from .workflow import add_mask, annotation
@@ -49,13 +49,15 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = default
 def run_tree(settings: Settings, checkout: Checkout, out: TextIO) -> int:
     """The committed manifest against the whole tree; no API, no token."""
     result = engine.check(checkout.root, checkout.config, checkout.manifest_path, strict_lines=settings.strict_lines)
-    outcome = Outcome(result.report, None, manifest_missing=result.manifest_missing)
+    outcome = Outcome(result.report, None, manifest_missing=result.manifest_missing, inventory=result.inventory)
     ctx = render.CommentContext(
         marker="",
         manifest_name=checkout.manifest_path.name,
         manifest_path=settings.manifest,
         links=links(settings, settings.sha),
         head_manifest_missing=result.manifest_missing,
+        template=template_path(settings),
+        inventory=result.inventory,
     )
     return finish(settings, outcome, ctx, out)
 
@@ -72,7 +74,7 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
         print(mask, file=out, flush=True)
     try:
         return run(Settings.from_environ(env), out)
-    except (ActionError, ConfigError, mf.ManifestError, TreeError) as exc:
+    except (ActionError, ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
         message = str(exc)
         print(annotation("error", message), file=out)
         print(f"docsnippets: error: {message}", file=err)

@@ -112,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
             default="text",
             help="text for a terminal, markdown for the PR comment's body, json for tools (default: text)",
         )
+        p.add_argument(
+            "--comment-template",
+            type=Path,
+            metavar="FILE",
+            help="Jinja2 template for --format markdown instead of the packaged one (README lists its variables)",
+        )
 
     up = sub.add_parser("update", help="write the manifest from the tree")
     common(up)
@@ -242,7 +248,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         _warn(notice)
     _warn_unpaired(result.inventory, config, root)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
-    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing)
+    ctx = render.CommentContext(
+        marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
+    )
+    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
 
 
@@ -277,7 +286,8 @@ def write_report(
         ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
         out.write(render.comment(report, ctx).lstrip())
     else:
-        out.write(report_text(report, str(manifest), verdict, ctx.changes if ctx is not None else None))
+        changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
+        out.write(report_text(report, str(manifest), verdict, changes, inventory))
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
@@ -331,6 +341,8 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         manifest_path=found.manifest_rel,
         base_missing=result.base_missing,
         changes=result.changes,
+        template=args.comment_template,
+        inventory=result.inventory,
     )
     extra = {
         "base": found.base,
@@ -367,7 +379,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
-    except (ConfigError, mf.ManifestError, TreeError) as exc:
+    except (ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
         print(f"docsnippets: error: {render.visible(str(exc))}", file=sys.stderr)
     except KeyboardInterrupt:
         print("docsnippets: error: interrupted", file=sys.stderr)

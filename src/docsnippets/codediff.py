@@ -58,13 +58,72 @@ def code_lines(body: str) -> list[str]:
     return [line.rstrip() for line in lines if line.strip()]
 
 
+def unified(before: list[str], after: list[str], before_name: str, after_name: str, context: int) -> str:
+    """A unified diff of two lists of lines, every line of it ending in a newline."""
+    diff = difflib.unified_diff(before, after, before_name, after_name, n=context)
+    return "".join(line if line.endswith("\n") else line + "\n" for line in diff)
+
+
 def code_diff(en: str, zh: str, en_name: str, zh_name: str) -> str:
     """A unified diff of the two bodies' code lines; empty when only comments differ."""
-    diff = difflib.unified_diff(
-        [line + "\n" for line in code_lines(en)],
-        [line + "\n" for line in code_lines(zh)],
-        fromfile=en_name,
-        tofile=zh_name,
-        n=2,
+    return unified(
+        [line + "\n" for line in code_lines(en)], [line + "\n" for line in code_lines(zh)], en_name, zh_name, 2
     )
-    return "".join(diff)
+
+
+def _blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _trimmed(group: list[tuple[str, int, int, int, int]], a: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """A hunk without the blank context lines at its edges: they show nothing and read as a change."""
+    out = list(group)
+    tag, i1, i2, j1, j2 = out[0]
+    while tag == "equal" and i1 < i2 and _blank(a[i1]):
+        i1, j1 = i1 + 1, j1 + 1
+    out[0] = (tag, i1, i2, j1, j2)
+    tag, i1, i2, j1, j2 = out[-1]
+    while tag == "equal" and i1 < i2 and _blank(a[i2 - 1]):
+        i2, j2 = i2 - 1, j2 - 1
+    out[-1] = (tag, i1, i2, j1, j2)
+    return [op for op in out if op[0] != "equal" or op[1] < op[2]]
+
+
+def _range(start: int, length: int) -> str:
+    first = start + 1 if length else start
+    return f"{first}" if length == 1 else f"{first},{length}"
+
+
+def hunks(a: list[str], b: list[str], context: int, *, offset: int = 0, trim: bool = True) -> list[str]:
+    """Unified-diff hunks of two line lists (lines keep their newlines); ``trim`` leaves out
+    blank edge context, ``offset`` is the line number before ``a[0]`` in its file."""
+    out: list[str] = []
+    for raw in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
+        group = _trimmed(raw, a) if trim else raw
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        out.append(f"@@ -{_range(i1 + offset, i2 - i1)} +{_range(j1 + offset, j2 - j1)} @@\n")
+        for tag, k1, k2, m1, m2 in group:
+            if tag == "equal":
+                out += [" " + line for line in a[k1:k2]]
+                continue
+            out += ["-" + line for line in a[k1:k2]]
+            out += ["+" + line for line in b[m1:m2]]
+    return [line if line.endswith("\n") else line + "\n" for line in out]
+
+
+def change_diff(before: str, after: str) -> str:
+    """How one snippet's body changed, as a reviewer reads it."""
+    body = hunks(before.splitlines(keepends=True), after.splitlines(keepends=True), 1)
+    return "".join(["--- before\n", "+++ after\n", *body]) if body else ""
+
+
+def changed_lines(before: str, after: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The lines a change removed and added, in order: two changes with equal ones are the same edit."""
+    a, b = before.splitlines(), after.splitlines()
+    removed: list[str] = []
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed += a[i1:i2]
+            added += b[j1:j2]
+    return tuple(removed), tuple(added)

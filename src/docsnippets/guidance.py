@@ -6,12 +6,12 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
-from .codediff import code_diff
 from .compare import Desync, Report
-from .markup import Links, code_span, fenced, location, plain, visible, visible_block
+from .markup import Links, code_span, fenced, location, plain, visible
 from .verdict import Verdict
 
 Key = tuple[str, int]
+HEADLINE_REASONS = 3
 
 
 def headline(verdict: Verdict, manifest_name: str) -> str:
@@ -21,7 +21,7 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     if verdict.manifest_missing:
         about = f"{name} is missing from this branch"
     elif not verdict.fresh:
-        about = f"{name} is stale — {plain('; '.join(verdict.reasons))}"
+        about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
     elif verdict.cause == "desync":
         about = f"{verdict.desync_words()} (fail-on desync); the manifest {name} itself is fresh"
     else:
@@ -39,17 +39,12 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     return f"### {mark} docsnippets: {about}{extra}"
 
 
-def desync_diff(d: Desync) -> str:
-    """The two translations' code side by side as a diff, comments and docstrings left out."""
-    en, zh = d.sides
-    text = code_diff(en.body, zh.body, f"en/{en.file}", f"zh/{zh.file}")
-    if not text:
-        text = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
-    return (
-        "<details><summary>English vs Chinese code without comments or docstrings</summary>\n\n"
-        + fenced(visible_block(text), "diff")
-        + "\n\n</details>"
-    )
+def _reasons(reasons: tuple[str, ...]) -> str:
+    """The first few reasons; the comment lists them all when there are more."""
+    if len(reasons) <= HEADLINE_REASONS:
+        return "; ".join(reasons)
+    shown = "; ".join(reasons[: HEADLINE_REASONS - 1])
+    return f"{shown}; and {len(reasons) - HEADLINE_REASONS + 1} more reasons (listed below)"
 
 
 def fixes(

@@ -17,9 +17,19 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2
 _BLOCK_CONTROL = re.compile(r"[\x00\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
-def visible(text: str) -> str:
-    """Control and bidi characters shown as escapes, so a name cannot hide what it is."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def visible(text: str, *, block: bool = False) -> str:
+    """Control and bidi characters shown as escapes, so a name cannot hide what it is.
+
+    Inside a fence (``block``) only NUL and the bidi/invisible marks are a risk: tabs and
+    newlines are the code's own layout and stay.
+    """
+    pattern = _BLOCK_CONTROL if block else _CONTROL
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def visible_block(text: str) -> str:
+    """``visible`` for the inside of a fenced block."""
+    return visible(text, block=True)
 
 
 def code_span(text: str, *, in_table: bool = False) -> str:
@@ -59,7 +69,7 @@ class Links:
         return blob_lines(self.server_url, self.repository, self.commit, snippet.file, snippet.code_lines)
 
 
-def _linkable(path: str) -> bool:
+def linkable(path: str) -> bool:
     # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
     return not any(part in ("", ".", "..") for part in path.split("/"))
 
@@ -67,11 +77,11 @@ def _linkable(path: str) -> bool:
 def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
     first, last = snippet.code_lines
     text = code_span(f"{snippet.file}:{first}-{last}")
-    if links is None or not link or not _linkable(snippet.file):
+    if links is None or not link or not linkable(snippet.file):
         return text
     return f"[{text}]({links.lines(snippet)})"
 
 
-def visible_block(text: str) -> str:
-    """Inside a fence only NUL and bidi controls are a risk; tabs and newlines stay."""
-    return _BLOCK_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def details(summary: str, body: str) -> str:
+    """A collapsed block; ``summary`` is our own words, ``body`` already safe Markdown."""
+    return f"<details><summary>{summary}</summary>\n\n{body}\n\n</details>"

@@ -13,6 +13,7 @@ from . import render
 from .annotate import annotations
 from .compare import Report
 from .constants import DEFAULT_MANIFEST, FIX_COMMAND
+from .records import Inventory
 from .settings import Settings
 from .verdict import Verdict, decide
 from .workflow import annotation, append_summary, write_outputs
@@ -29,6 +30,8 @@ class Outcome:
     changes: Report | None
     error: str | None = None
     manifest_missing: bool = False
+    # The head tree's snippets and pairs, so the comment can show translations together.
+    inventory: Inventory | None = None
 
     def verdict(self, fail_on: str) -> Verdict:
         return decide(self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing)

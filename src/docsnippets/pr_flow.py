@@ -135,7 +135,7 @@ def run_pr(settings: Settings, checkout: Checkout, out: TextIO, client_factory: 
         touched = tuple(engine.touched_files(checkout.root, changed, checkout.config))
     base = base_comparison(client, settings, checkout, pr, result, touched, whole_tree, problems)
     freshness = engine.limit_desync(result.report, touched)
-    outcome = Outcome(freshness, base.changes, problems.error, result.manifest_missing)
+    outcome = Outcome(freshness, base.changes, problems.error, result.manifest_missing, result.inventory)
     ctx = comment_context(settings, checkout, pr.head_sha, outcome, base.base_missing)
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
     return finish(settings, outcome, ctx, out)
@@ -223,7 +223,14 @@ def comment_context(
         changes=outcome.changes,
         fix_command=fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
+        template=template_path(settings),
+        inventory=outcome.inventory,
     )
+
+
+def template_path(settings: Settings) -> Path | None:
+    """The repository's own comment template (input ``comment-template``), else the packaged one."""
+    return settings.workspace / settings.comment_template if settings.comment_template else None
 
 
 def _fork_note(error: Exception) -> str:

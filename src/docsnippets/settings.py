@@ -127,6 +127,7 @@ SOURCES: Mapping[str, Source] = {
     "strict_lines": _in("strict-lines", _boolean, "false"),
     "report": _in("report"),
     "status_context": _in("status-context", default="docsnippets", keep_empty=True),
+    "comment_template": _in("comment-template"),
     # Tuning of the API client
     "http_timeout": _env("DOCSNIPPETS_HTTP_TIMEOUT", _number, "20"),
     "http_retries": _env("DOCSNIPPETS_HTTP_RETRIES", _count, "4"),
@@ -158,6 +159,7 @@ class Settings:
     strict_lines: bool
     report: str
     status_context: str
+    comment_template: str  # a template file in the workspace; empty: the packaged one
     http_timeout: float
     http_retries: int
     http_backoff: float

@@ -239,7 +239,7 @@ def judge(settings: Settings, config: Config, fetched: Fetched, error: str | Non
     if fetched.base is not None:
         after = engine.inventory_with(fetched.base, config, fetched.read)
         changes = compare(fetched.base, after, strict_lines=settings.strict_lines, touched=fetched.touched)
-    return Outcome(freshness, changes, error, data is None)
+    return Outcome(freshness, changes, error, data is None, current)
 
 
 def _with_reasons(report: Report, data: dict[str, Any] | None) -> Report:

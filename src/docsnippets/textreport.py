@@ -1,16 +1,18 @@
-"""The terminal report: one line per finding, grouped under each file name once."""
+"""The terminal report: one line per finding, grouped under each file name once; twins told
+together and many moves summarized by rename, as the PR comment does."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
 
+from . import entries as en
 from .compare import Change, Report
+from .constants import FIX_COMMAND
 from .markup import visible
-from .records import Snippet
+from .records import Inventory, Snippet
 from .verdict import Verdict, decide
 
-FIX_COMMAND = "docsnippets update"
 Entry = tuple[int, str]
 
 
@@ -31,19 +33,46 @@ def _was(c: Change) -> str:
     return ""
 
 
-def _entries(report: Report) -> dict[str, list[Entry]]:
+_STATES = {
+    "identical": "counterpart identical",
+    "same-code": "counterpart has the same code",
+    "differs": "counterpart differs",
+}
+
+
+def _twin(item: en.Item, how: str) -> str:
+    """``(and <counterpart>:<lines>, <how>)`` for twins shown as one entry."""
+    return f"  (and {_loc(item.after[1])}, {how})" if item.twins else ""
+
+
+def _added_note(item: en.Item) -> str:
+    if item.twins:
+        return _twin(item, "same code" if item.same else "different code")
+    if item.state == "missing":
+        return f"  (no {item.other_language or 'translated'} counterpart yet)"
+    return f"  ({_STATES[item.state]})" if item.state else ""
+
+
+def _entries(report: Report, cp: en.Counterparts) -> dict[str, list[Entry]]:
     by_file: dict[str, list[Entry]] = defaultdict(list)
 
     def add(s: Snippet, text: str) -> None:
         by_file[s.file].append((s.code_lines[0], text))
 
-    for sid, s in report.added:
-        add(s, f"added    {_lines(s)}  ({sid}, {s.status})")
+    ids = {s.key: sid for sid, s in report.added}
+    for item in en.added(report, cp):
+        s = item.after[0]
+        add(s, f"added    {_lines(s)}  ({ids[s.key]}, {s.status}){_added_note(item)}")
     for sid, s in report.removed:
         add(s, f"removed  {_lines(s)}  (was {sid})")
-    for word, changes in (("changed", report.changed), ("moved", report.moved)):
-        for c in changes:
-            add(c.after, f"{word:<8} {_lines(c.after)}{_was(c)}")
+    changes = {c.after.key: c for c in report.changed}
+    for item in en.changed(report, cp):
+        c = changes[item.after[0].key]
+        how = "the same change" if item.same else "changed differently"
+        add(c.after, f"changed  {_lines(c.after)}{_was(c)}{_twin(item, how)}")
+    if len(report.moved) <= en.HANDFUL:
+        for c in report.moved:
+            add(c.after, f"moved    {_lines(c.after)}{_was(c)}")
     for c in report.metadata:
         add(c.after, f"status   {_lines(c.after)}  {c.before.status} -> {c.after.status}")
     for d in report.desynchronized:
@@ -52,6 +81,17 @@ def _entries(report: Report) -> dict[str, list[Entry]]:
         extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
         add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}")
     return by_file
+
+
+def _moves(report: Report) -> list[str]:
+    """Many moves in one summary, by rename, as the comment groups them."""
+    if len(report.moved) <= en.HANDFUL:
+        return []
+    m = en.moves(report)
+    lines = [f"  moved: {m.total} snippets, code unchanged"]
+    lines += [f"    {visible(old)} -> {visible(new)}: {n} snippets in {k} files" for old, new, n, k in m.renames]
+    lines += [f"    {visible(f)}: {n} snippets on other lines" for f, n in m.shifted]
+    return lines
 
 
 def _grouped(by_file: dict[str, list[Entry]]) -> list[str]:
@@ -67,18 +107,22 @@ def report_text(
     manifest_name: str = "documentation-snippets.json",
     verdict: Verdict | None = None,
     changes: Report | None = None,
+    inventory: Inventory | None = None,
 ) -> str:
-    """``report`` decides fresh or stale; ``changes`` (a diff's base comparison) is listed after it."""
+    """``report`` decides fresh or stale; ``changes`` (a diff's base comparison) is listed after it;
+    ``inventory`` (the head tree's) lets twins be told together."""
     verdict = verdict if verdict is not None else decide(report, "stale")
     lines: list[str] = []
     if report.fresh:
         lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
     else:
         lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
-    lines += _grouped(_entries(report))
+    cp = en.Counterparts.of(inventory)
+    lines += _grouped(_entries(report, cp)) + _moves(report)
     if changes is not None:
         lines.append("compared with the base manifest:")
-        lines += _grouped(_entries(replace(changes, desynchronized=()))) or ["  no snippet changes"]
+        plain = replace(changes, desynchronized=())
+        lines += (_grouped(_entries(plain, cp)) + _moves(plain)) or ["  no snippet changes"]
     lines.append(verdict.sentence())
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")

@@ -391,7 +391,7 @@ REPO_URL = "https://github.com/OWNER/REPO/"
 SHA = "0123456789abcdef0123456789abcdef01234567"
 MARKER = "<!-- docsnippets-test -->"
 # The only HTML the comment may hold: our marker and our own collapsible sections.
-OUR_HTML = re.compile(re.escape(MARKER) + r"|<details><summary>[A-Za-z ]+</summary>|</details>")
+OUR_HTML = re.compile(re.escape(MARKER) + r"|<details><summary>[A-Za-z0-9 ()]+</summary>|</details>")
 BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 HOSTILE = {
@@ -500,13 +500,16 @@ def test_pr_comment_keeps_hostile_content_inert(inventory_of, kind):
     )
     text = render.comment(changes, ctx)
     tokens = _assert_inert(text, [name, code], links=True)
-    # Every fence is one of ours, with the content we meant: one diff per changed snippet and
-    # per diverged pair (holding every line that differs between the two bodies), then the
-    # fix command. Code breaking out of its fence would add fences or cut one short.
+    # Every fence is one of ours, with the content we meant: one diff per diverged pair (the
+    # news, first) and per changed snippet (holding every line that differs between the two
+    # bodies), each added snippet's code, then the fix command. Code breaking out of its fence
+    # would add fences or cut one short.
     fences = [t for t in tokens if t.type == "fence"]
-    diffs = [(c.before.body, c.after.body) for c in changes.changed]
-    diffs += [(d.sides[0].body, d.sides[1].body) for d in changes.desynchronized if d.relation == "diverged"]
-    assert [f.info for f in fences] == ["diff"] * len(diffs) + ["sh"]
+    diffs = [(d.sides[0].body, d.sides[1].body) for d in changes.desynchronized if d.relation == "diverged"]
+    diffs += [(c.before.body, c.after.body) for c in changes.changed]
+    added = [s.body for _, s in changes.added]
+    assert [f.info for f in fences] == ["diff"] * len(diffs) + ["python"] * len(added) + ["sh"]
+    assert [f.content for f in fences[len(diffs) : -1]] == [render.visible_block(b) for b in added]
     for f, (old, new) in zip(fences, diffs, strict=False):
         for line in set(old.splitlines()) - set(new.splitlines()):
             assert "\n-" + render.visible_block(line) + "\n" in f.content, (line, f.content)

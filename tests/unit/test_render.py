@@ -28,7 +28,9 @@ def test_comment_fits_github_limit_and_says_what_was_left_out(inventory_of):
 def test_comment_diff_for_diverged_pair(inventory_of):
     report = big_report(inventory_of, 2)
     text = render.comment(report, render.CommentContext(marker=""))
-    assert text.count("<details>") == 2 and "+    y = await h(x)" in text
+    # One collapsed diff per diverged pair, one collapsed code block per added snippet.
+    assert text.count("<details><summary>English vs Chinese code") == 2 and "+    y = await h(x)" in text
+    assert text.count("<details><summary>The code</summary>") == 4
 
 
 def test_fence_longer_than_any_backtick_run():
@@ -132,3 +134,16 @@ def test_text_report_names_the_fix(inventory_of):
     after = inventory_of({"x.md": "```py\nawait b\n```\n"})
     text = report_text(compare(before, after))
     assert text.startswith("stale:") and "  x.md\n    changed  2-2\n" in text and "docsnippets update" in text
+
+
+def test_text_report_tells_twins_together_and_sums_up_a_rename(inventory_of):
+    body = "async def f{n}():\n    await g({n})\n"
+    before = {f"docs/{lang}/p{n}.md": f"```python\n{body.format(n=n)}```\n" for lang in ("en", "zh") for n in range(8)}
+    after = {k.replace("/p", "/guide/p"): v for k, v in before.items() if not k.endswith("p0.md")}
+    after["docs/en/p0.md"] = after["docs/zh/p0.md"] = "```python\n" + body.format(n=0).replace("g(0)", "g(1)") + "```\n"
+    text = report_text(compare(inventory_of(before), inventory_of(after)), inventory=inventory_of(after))
+    assert "  docs/en/p0.md\n    changed  2-3  (and docs/zh/p0.md:2-3, the same change)\n" in text
+    assert "  docs/zh/p0.md" not in text
+    assert "  moved: 14 snippets, code unchanged\n" in text
+    assert "    docs/en/ -> docs/en/guide/: 7 snippets in 7 files\n" in text
+    assert text.count("moved") == 1 + text.count("moved to another file")

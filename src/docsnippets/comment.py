@@ -1,0 +1,218 @@
+"""The PR comment (also the job summary and ``--format markdown``): data for its template.
+
+Everything from a pull request (paths, info strings, code, compiler messages) is untrusted.
+This module turns it into safe Markdown *before* the template sees it — code spans and
+fences longer than any backtick run inside, links built from the repository and commit we
+were given — so a template, the packaged one or a repository's own, only places finished
+pieces and cannot make a file name ping anyone, link an issue or inject HTML. The size
+budget is kept here: the comment is rendered again with shorter sections until it fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import comment_items as ci
+from . import entries as en
+from . import templating
+from .compare import Report
+from .constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
+from .guidance import HEADLINE_REASONS, fixes, headline
+from .markup import Links, code_span, location, plain
+from .records import Inventory, Snippet
+from .verdict import Verdict, decide
+
+DEFAULT_TEMPLATE = "comment.md.j2"
+# (entries per section, diffs shown): tried in turn until the comment fits its budget.
+SHORTENINGS: tuple[tuple[int | None, bool], ...] = (
+    (None, True),
+    (50, True),
+    (20, False),
+    (10, False),
+    (3, False),
+    (0, False),
+)
+
+
+@dataclass(frozen=True)
+class CommentContext:
+    """What the comment needs besides the report: names, links, the fix, the base comparison."""
+
+    marker: str
+    manifest_name: str = DEFAULT_MANIFEST
+    manifest_path: str = DEFAULT_MANIFEST
+    fix_command: str = FIX_COMMAND
+    links: Links | None = None
+    base_missing: bool = False
+    head_manifest_missing: bool = False
+    changes: Report | None = None  # what the PR changes, against the base manifest
+    verdict: Verdict | None = None  # the gate's answer every output shares
+    template: Path | None = None  # a repository's own comment template, else the packaged one
+    inventory: Inventory | None = None  # the head tree's, to show translations together
+
+
+@dataclass(frozen=True)
+class Shortening:
+    cap: int | None  # entries shown per section; None shows all
+    diffs: bool  # whether changed and desynchronized entries carry their diff
+
+    def shown(self, n: int) -> bool:
+        return self.diffs and (self.cap is None or n < self.cap)
+
+
+def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
+    """The context's verdict; a caller without a gate setting gets the default one (stale)."""
+    if ctx.verdict is not None:
+        return ctx.verdict
+    return decide(freshness, "stale", manifest_missing=ctx.head_manifest_missing)
+
+
+def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
+    """The sticky PR comment, sections shortened (with a count of what was left out) to fit."""
+    template, name = templating.load(ctx.template, DEFAULT_TEMPLATE)
+    for cap, diffs in SHORTENINGS:
+        data = context(freshness, ctx, Shortening(cap, diffs))
+        text = templating.render(template, name, data).rstrip() + "\n"
+        if len(text) <= budget:
+            return text
+    counts = _counts(freshness.summary, ctx.changes or freshness, len(freshness.desynchronized))
+    title = headline(verdict_of(freshness, ctx), ctx.manifest_name)
+    return f"{ctx.marker}\n{title}\n\n{counts}\n\nThe full report is in the job summary.\n"
+
+
+def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[str, Any]:
+    """The template's variables (README lists them); every string in it is safe Markdown."""
+    changes = ctx.changes
+    listed = changes if changes is not None else freshness
+    verdict = verdict_of(freshness, ctx)
+    cp = en.Counterparts.of(ctx.inventory)
+    compared = "base" if changes is not None else None if freshness.fresh else "committed"
+    return {
+        "marker": ctx.marker,
+        "headline": headline(verdict, ctx.manifest_name),
+        "stale": not freshness.fresh,
+        "base_missing": ctx.base_missing,
+        "news": _nonempty(
+            [
+                _reasons_section(verdict, freshness, short),
+                _desync_section(freshness, ctx, short),
+                _section("Broken references", [], [], short),  # filled once the reference check reports here
+            ]
+        ),
+        "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),
+        "compared_with": compared,
+        "sections": _nonempty(_sections(freshness, listed, ctx, cp, short)),
+        "moved": _moved(listed),
+        "fixes": fixes(
+            freshness,
+            verdict,
+            changes=changes,
+            fix_command=ctx.fix_command,
+            manifest_path=ctx.manifest_path,
+            links=ctx.links,
+            cap=short.cap,
+        ),
+    }
+
+
+def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str:
+    rows = [
+        ("snippets", summary["fences"]),
+        ("bilingual pairs", summary["pairs"]),
+        ("examples", summary["examples"]),
+    ]
+    if changes is not None:
+        rows += [
+            ("added", len(changes.added)),
+            ("removed", len(changes.removed)),
+            ("changed", len(changes.changed)),
+            ("moved", len(changes.moved)),
+        ]
+    rows.append(("desynchronized", desync))
+    head = "| " + " | ".join(r[0] for r in rows) + " |"
+    sep = "|" + "|".join(" ---: " for _ in rows) + "|"
+    body = "| " + " | ".join(str(r[1]) for r in rows) + " |"
+    return "\n".join((head, sep, body))
+
+
+def _nonempty(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s for s in sections if s["count"]]
+
+
+def _section(title: str, items: Sequence[str], snippets: Sequence[Snippet], short: Shortening) -> dict[str, Any]:
+    """A section: its entries (capped), and past a handful of them a per-file table with the list collapsed."""
+    shown = list(items if short.cap is None else items[: short.cap])
+    big = len(items) > en.HANDFUL
+    return {
+        "title": title,
+        "count": len(snippets) or len(items),
+        "entries": shown,
+        "more": len(items) - len(shown),
+        "table": ci.file_table(snippets) if big and snippets else "",
+        "collapsed": big,
+    }
+
+
+def _sections(
+    freshness: Report, listed: Report, ctx: CommentContext, cp: en.Counterparts, short: Shortening
+) -> list[dict[str, Any]]:
+    links = ctx.links
+    changed = en.changed(listed, cp)
+    added = en.added(listed, cp)
+    removed = en.removed(listed)
+    back = [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in listed.resynchronized]
+    return [
+        _section(
+            "Changed",
+            [ci.changed(item, links, short.shown(n)) for n, item in enumerate(changed)],
+            [c.after for c in listed.changed],
+            short,
+        ),
+        _section(
+            "Added",
+            [ci.added(item, links, short.shown(n)) for n, item in enumerate(added)],
+            [s for _, s in listed.added],
+            short,
+        ),
+        _section("Removed", [ci.removed(item) for item in removed], [s for _, s in listed.removed], short),
+        _section("Back in sync", back, [], short),
+        _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], [], short),
+    ]
+
+
+def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> dict[str, Any]:
+    """Every reason, when the headline had room for only the first few; the moves across
+    files (one reason per renamed file) folded into one line, as the Moved section groups them."""
+    if verdict.fresh or len(verdict.reasons) <= HEADLINE_REASONS:
+        return _section("Why the manifest is stale", [], [], short)
+    renames = {f"{c.before.file} → {c.after.file}" for c in freshness.moved if c.before.file != c.after.file}
+    moves = [r for r in verdict.reasons if any(r.endswith(x) for x in renames)]
+    items = [f"- {plain(r)}" for r in verdict.reasons if r not in moves]
+    if moves:
+        n = sum(1 for c in freshness.moved if c.before.file != c.after.file)
+        m = en.moves(freshness)
+        items.append(f"- {n} snippets moved to other files ({len(m.renames)} renames, listed under *Moved*)")
+    return _section("Why the manifest is stale", items, [], short)
+
+
+def _moved(listed: Report) -> dict[str, Any] | None:
+    m = en.moves(listed)
+    if not m.total:
+        return None
+    return {"count": m.total, "renames": len(m.renames), "shifted": len(m.shifted), "entries": ci.moves(m)}
+
+
+def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[str, Any]:
+    changes = ctx.changes
+    new_keys = (
+        {tuple(x.key for x in d.sides) for d in changes.desynchronized if d.new} if changes is not None else set()
+    )
+    edited = en.edits(changes if changes is not None else freshness)
+    items = [
+        ci.desync(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, edited, short.shown(n))
+        for n, d in enumerate(freshness.desynchronized)
+    ]
+    return _section("Desynchronized bilingual examples", items, [], short)

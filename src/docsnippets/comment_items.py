@@ -1,0 +1,164 @@
+"""Each entry of the comment as finished, escaped Markdown (list items, tables, collapsed blocks).
+
+A collapsed block inside a list item is indented to the item's content, so the list goes on
+after it: at column 0 it would end the list and make every entry a list of its own. The
+``<summary>`` of a block is raw HTML to GitHub, so it only ever holds our own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import entries as en
+from .codediff import change_diff, code_diff
+from .compare import Desync
+from .markup import Links, code_span, details, fenced, linkable, location, visible_block
+from .records import Snippet
+from .resync import patch
+
+STATES = {
+    "identical": "counterpart identical",
+    "same-code": "counterpart has the same code",
+    "differs": "counterpart differs (see *Desynchronized*)",
+}
+
+
+def indent(block: str) -> str:
+    """A block moved into a list item (two spaces), blank lines left blank."""
+    return "\n".join("  " + line if line else "" for line in block.split("\n"))
+
+
+def collapsed(summary: str, body: str) -> str:
+    """A collapsed block inside a list item, after a blank line."""
+    return "\n\n" + indent(details(summary, body))
+
+
+def ended(entry: str) -> str:
+    """An entry that ends in a collapsed block gets a blank line after it: that ends the HTML
+    block, so the next entry is a list item again and not raw HTML."""
+    return entry + "\n" if entry.endswith("</details>") else entry
+
+
+def _lines(s: Snippet) -> str:
+    return f"{s.code_lines[0]}-{s.code_lines[1]}"
+
+
+def _where(item: en.Item, links: Links | None) -> str:
+    """One location, or the twins' shared path once with a link to each one's lines."""
+    if not item.twins:
+        return location(item.after[0], links)
+    name = code_span(en.braced([s.file for s in item.after]))
+    parts = [f"[{_lines(s)}]({links.lines(s)})" if links and linkable(s.file) else _lines(s) for s in item.after]
+    return f"{name} lines {' and '.join(parts)}"
+
+
+def _was(before: Snippet | None, after: Snippet) -> str:
+    if before is None or (before.file == after.file and before.code_lines == after.code_lines):
+        return ""
+    if before.file == after.file:
+        return f" (was lines {_lines(before)})"
+    return f" (was {location(before, None)})"
+
+
+def _diff(before: Snippet, after: Snippet, summary: str) -> str:
+    return collapsed(summary, fenced(visible_block(change_diff(before.body, after.body)), "diff"))
+
+
+def changed(item: en.Item, links: Links | None, with_diff: bool) -> str:
+    after, before = item.after, item.before
+    was = "" if item.twins else _was(before[0], after[0])
+    line = f"- {_where(item, links)}{was} · {code_span(after[0].status)}"
+    if item.twins:
+        line += " · the same change in both" if item.same else " · changed differently (both diffs below)"
+    if not with_diff:
+        return line
+    if item.same:
+        return ended(line + _diff(before[0], after[0], "What changed" + (" (in both)" if item.twins else "")))
+    n = len(after)
+    pairs = enumerate(zip(before, after, strict=True))
+    return ended(line + "".join(_diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in pairs if b))
+
+
+def added(item: en.Item, links: Links | None, with_code: bool) -> str:
+    s = item.after[0]
+    line = f"- {_where(item, links)} · {code_span(s.status)}"
+    if item.twins:
+        line += " · added in both languages" + (", same code" if item.same else ", different code")
+    elif item.state == "missing":
+        line += f" · no {item.other_language or 'translated'} counterpart yet"
+    elif item.state:
+        line += f" · {STATES[item.state]}"
+    if not with_code:
+        return line
+    shown = item.after[:1] if item.same else item.after
+    n = len(shown)
+    return ended(
+        line
+        + "".join(
+            collapsed("The code" + (f" ({k + 1} of {n})" if n > 1 else ""), fenced(visible_block(x.body)))
+            for k, x in enumerate(shown)
+        )
+    )
+
+
+def removed(item: en.Item) -> str:
+    if item.twins:
+        return f"- {_where(item, None)} · removed from both"
+    return f"- {location(item.after[0], None)}"
+
+
+_SIDE = ("English", "Chinese")
+
+
+def _sides_said(touched: tuple[int, ...]) -> str:
+    if len(touched) == 2:
+        return "this PR edited both sides, differently"
+    if not touched:
+        return "neither side was edited in this PR"
+    return f"this PR edited the {_SIDE[touched[0]]} side, not the {_SIDE[1 - touched[0]]} one"
+
+
+def desync(d: Desync, links: Links | None, new: bool, edited: dict[en.Key, object], with_diff: bool) -> str:
+    tag = " · new in this PR" if new else ""
+    if d.relation == "missing" or len(d.sides) != 2:
+        where = code_span(d.counterpart_file or "?")
+        return f"- {location(d.sides[0], links)}: no matching example in {where}{tag}"
+    touched = en.edited_side(d, edited)  # type: ignore[arg-type]
+    line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}; {_sides_said(touched)}"
+    if not with_diff:
+        return line
+    en_side, zh_side = d.sides
+    text = code_diff(en_side.body, zh_side.body, f"en/{en_side.file}", f"zh/{zh_side.file}")
+    text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
+    line += collapsed("English vs Chinese code without comments or docstrings", fenced(visible_block(text), "diff"))
+    fix = _patch(d, touched, edited)
+    if fix is not None:
+        side = _SIDE[1 - touched[0]]
+        line += collapsed(f"Patch that brings the {side} side in line (git apply)", fenced(fix, "diff"))
+    return ended(line)
+
+
+def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) -> str | None:
+    if len(touched) != 1:
+        return None
+    change = edited.get(d.sides[touched[0]].key)
+    if change is None:
+        return None
+    return patch(change.before, change.after, d.sides[1 - touched[0]])  # type: ignore[attr-defined]
+
+
+def file_table(snippets: Sequence[Snippet]) -> str:
+    rows = [f"| {code_span(f, in_table=True)} | {n} |" for f, n in en.per_file(snippets)]
+    return "\n".join(["| file | snippets |", "| --- | ---: |", *rows])
+
+
+def moves(m: en.Moves) -> list[str]:
+    out = [
+        f"- {code_span(old)} → {code_span(new)}: {_n(n, 'snippet')} in {_n(k, 'file')}" for old, new, n, k in m.renames
+    ]
+    out += [f"- {code_span(f)}: {_n(n, 'snippet')} on other lines" for f, n in m.shifted]
+    return out
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

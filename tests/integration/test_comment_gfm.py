@@ -1,0 +1,198 @@
+"""The comment as GitHub shows it: rendered with cmark-gfm (GitHub's own engine), then its
+HTML structure checked — lists stay lists, collapsed blocks are well formed, links and code
+spans survive, nothing untrusted becomes HTML or a mention, and big PRs stay short."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from tests.support.corpus import BASE, HEAD, write
+from tests.support.gfm import assert_structure, sample_comment, visible_items
+
+from docsnippets import render
+from docsnippets.cli import main
+from docsnippets.compare import compare
+
+SHA = "e" * 40
+REPO_URL = "https://github.com/o/r"
+
+
+@pytest.fixture
+def comment_of(inventory_of):
+    """`comment_of(before, after)`: the PR comment of a change between two sets of documents."""
+
+    def build(before: dict[str, str], after: dict[str, str]) -> str:
+        report = compare(inventory_of(before), inventory_of(after))
+        ctx = render.CommentContext(
+            marker="<!-- m -->",
+            links=render.Links("https://github.com", "o/r", SHA),
+            changes=report,
+            inventory=inventory_of(after),
+        )
+        return render.comment(report, ctx)
+
+    return build
+
+
+def fence(body: str) -> str:
+    return f"Text.\n\n```python\n{body}```\n"
+
+
+def test_tree_rename_stays_short(comment_of):
+    body = "async def f{n}(x):\n    return await g(x, {n})\n"
+    before: dict[str, str] = {}
+    for n in range(30):
+        before[f"docs/en-us/guide/p{n}.md"] = fence(body.format(n=n))
+        before[f"docs/zh-cn/guide/p{n}.md"] = fence(body.format(n=n))
+    after = {k.replace("docs/en-us/", "docs/en/").replace("docs/zh-cn/", "docs/zh/"): v for k, v in before.items()}
+    after["docs/en/guide/p1.md"] = fence(body.format(n=1).replace("g(x", "h(x"))
+    after["docs/zh/guide/p1.md"] = fence(body.format(n=1).replace("g(x", "h(x"))
+    text = comment_of(before, after)
+    root = assert_structure(text)
+    assert "#### Moved (58)" in text
+    assert "- `docs/en-us/` → `docs/en/`: 29 snippets in 29 files" in text
+    assert len(visible_items(root)) <= 15, len(visible_items(root))
+    # The edited page moved too, so its twins read as added and removed: each once, code shown once.
+    assert "`docs/{en,zh}/guide/p1.md`" in text and "added in both languages, same code" in text
+    assert "`docs/{en-us,zh-cn}/guide/p1.md` lines 4-5 and 4-5 · removed from both" in text
+    assert text.count("return await h(x, 1)") == 1
+    assert "#### Why the manifest is stale (3)" in text and "moved to another file" not in text
+    assert "- 58 snippets moved to other files (2 renames, listed under *Moved*)" in text
+
+
+def test_many_changes_get_a_table_and_a_collapsed_list(comment_of):
+    before = {f"docs/a{n}.md": fence(f"await f({n})\n") for n in range(12)}
+    after = {f"docs/a{n}.md": fence(f"await f({n}, 1)\n") for n in range(12)}
+    root = assert_structure(comment_of(before, after))
+    assert any(n.tag == "table" and "docs/a3.md" in n.text() for n in root.walk())
+    assert len(visible_items(root)) == 0
+    assert len([n for n in root.walk() if n.tag == "li" and n.inside("details")]) == 12
+
+
+def test_twins_that_changed_differently_show_both_diffs(comment_of):
+    old = "async def f():\n    await g(1)\n"
+    before = {"docs/en/a.md": fence(old), "docs/zh/a.md": fence(old)}
+    after = {"docs/en/a.md": fence(old.replace("1", "2")), "docs/zh/a.md": fence(old.replace("1", "3"))}
+    text = comment_of(before, after)
+    root = assert_structure(text)
+    assert "`docs/{en,zh}/a.md`" in text and "changed differently" in text
+    assert "+    await g(2)" in text and "+    await g(3)" in text
+    items = visible_items(root)
+    assert [li for li in items if "changed differently" in li.text()]
+
+
+def test_added_snippet_shows_its_code_and_its_counterpart_state(comment_of):
+    before = {"docs/en/a.md": fence("await a()\n"), "docs/zh/a.md": fence("await a()\n")}
+    after = {
+        "docs/en/a.md": fence("await a()\n") + fence("await only_english()\n"),
+        "docs/zh/a.md": fence("await a()\n"),
+        "docs/en/b.md": fence("await both()  # hi\n"),
+        "docs/zh/b.md": fence("await both()  # 你好\n"),
+    }
+    text = comment_of(before, after)
+    assert_structure(text)
+    assert "no Chinese counterpart yet" in text
+    assert "`docs/{en,zh}/b.md`" in text and "added in both languages, same code" in text
+    assert "await only_english()" in text and text.count("await both()") == 1
+
+
+def test_links_and_code_spans_survive_hostile_names(comment_of):
+    names = ["docs/en/<img src=x> @octocat #1.md", "docs/en/a`b.md", "docs/en/](javascript:x).md"]
+    before = {n: fence("await old()\n") for n in names}
+    after = {n: fence("await new()  # <b>@team</b>\n") for n in names}
+    root = assert_structure(comment_of(before, after))
+    hrefs = [n.attrs.get("href") or "" for n in root.walk() if n.tag == "a"]
+    assert len(hrefs) == 3 and all(h.startswith(f"{REPO_URL}/blob/{SHA}/docs/en/") for h in hrefs)
+    codes = [n.text() for n in root.walk() if n.tag == "code"]
+    for name in names:
+        assert any(name in c for c in codes), name
+
+
+def test_shortened_comment_keeps_its_structure(comment_of, inventory_of):
+    before = {f"docs/en/p{n}.md": fence(f"await f({n})\n" * 30) for n in range(200)}
+    after = {f"docs/en/p{n}.md": fence(f"await f({n}, 2)\n" * 30) for n in range(200)}
+    text = comment_of(before, after)
+    assert_structure(text)
+    small = render.comment(
+        compare(inventory_of(before), inventory_of(after)), render.CommentContext(marker=""), budget=3000
+    )
+    assert_structure(small, budget=3000)
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path, comment_of, inventory_of):
+    en_old = "```python\nfrom a.b import f\n\nasync def main():\n    await f(1)  # call it\n    return 1\n```\n"
+    zh_old = en_old.replace("# call it", "# 调用它")
+    en_new = en_old.replace("from a.b import f", "from a.c import f")
+    files_before = {"docs/en/x.md": "# X\n\nSome words.\n\n" + en_old, "docs/zh/x.md": "# X\n\n一些文字。\n\n" + zh_old}
+    files_after = {**files_before, "docs/en/x.md": files_before["docs/en/x.md"].replace(en_old, en_new)}
+    text = comment_of(files_before, files_after)
+    assert_structure(text)
+    assert "this PR edited the English side, not the Chinese one" in text
+    assert "-from a.b import f\n" in text and "+from a.c import f\n" in text
+    patch = re.search(r"brings the Chinese side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
+    assert patch, text
+    patch_text = "".join(line[2:] + "\n" for line in patch.group(1).splitlines())
+    repo = write(tmp_path / "repo", files_after)
+    _git(repo, "init", "-q")
+    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
+    _git(repo, "apply", "--check", "fix.patch")
+    _git(repo, "apply", "fix.patch")
+    fixed = {k: (repo / k).read_text(encoding="utf-8") for k in files_after}
+    assert fixed["docs/zh/x.md"] == files_after["docs/zh/x.md"].replace("from a.b import f", "from a.c import f")
+    # The pair is in sync again: no desynchronized entry, the Chinese comment kept.
+    assert not compare(inventory_of(fixed), inventory_of(fixed)).desynchronized and not inventory_of(fixed).missing()
+    assert "调用它" in fixed["docs/zh/x.md"]
+    assert {p.relation for p in inventory_of(fixed).pairs} == {"comments"}
+
+
+def test_no_patch_when_the_untouched_side_differs_otherwise(comment_of):
+    en_old = "```python\nasync def main():\n    await f(1)\n    return 1\n```\n"
+    zh_old = en_old.replace("return 1", "return 2")
+    before = {"docs/en/x.md": en_old, "docs/zh/x.md": zh_old}
+    after = {**before, "docs/en/x.md": en_old.replace("f(1)", "f(5)")}
+    text = comment_of(before, after)
+    assert "this PR edited the English side" in text and "git apply" not in text
+
+
+def test_markdown_format_from_the_cli(tmp_path: Path, capsys):
+    old = "async def f():\n    await g(1)\n"
+    root = write(tmp_path / "t", {"docs/en/a.md": fence(old), "docs/zh/a.md": fence(old)})
+    assert main(["update", "--root", str(root)]) == 0
+    write(root, {"docs/en/a.md": fence(old.replace("1", "2")), "docs/zh/a.md": fence(old.replace("1", "2"))})
+    capsys.readouterr()
+    assert main(["check", "--root", str(root), "--format", "markdown"]) == 1
+    text = capsys.readouterr().out
+    assert_structure(text)
+    assert "`docs/{en,zh}/a.md`" in text and text.count("+    await g(2)") == 1
+
+
+@pytest.fixture
+def slime():
+    if not HEAD.exists() or not BASE.exists():
+        pytest.skip("../shared/corpus is absent")
+    return BASE, HEAD
+
+
+def test_slime_change_shows_the_shared_diff_once(slime):
+    text = sample_comment().slime_comment(*slime)
+    root = assert_structure(text)
+    assert text.count("+from slime.observability.trace_utils import trace_function\n") == 1
+    assert text.count("+from slime.observability.trace_utils import build_sglang_meta_trace_attrs") == 1
+    assert "`docs/{en,zh}/developer_guide/trace.md`" in text
+    assert len([li for li in visible_items(root) if "trace.md" in li.text()]) == 2
+
+
+def test_readme_sample_is_the_generated_one(slime):
+    script = sample_comment()
+    readme = (script.ROOT / "README.md").read_text(encoding="utf-8")
+    assert script.into_readme(readme, script.slime_comment(*slime)) == readme, (
+        "run: python bench/sample_comment.py --readme"
+    )
