@@ -18,7 +18,7 @@ from docsnippets import manifest as mf
 from docsnippets import render
 from docsnippets.compare import compare
 from docsnippets.config import Config
-from docsnippets.tree import scan_tree
+from docsnippets.engine import scan_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
