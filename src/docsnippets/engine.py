@@ -186,17 +186,19 @@ def check(
         current = scan_tree(root, config, memo=memo)
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
-    if data is None:
-        report = _with_reason(report, "the manifest does not exist yet")
-    elif data["schema"] != mf.SCHEMA:
-        report = _with_reason(
-            report,
-            f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it",
-        )
+    report = with_manifest_reasons(report, data)
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
 
 
-def _with_reason(report: Report, reason: str) -> Report:
+def with_manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
+    """Stale, whatever the snippets say, when the manifest is missing or of an older schema:
+    every command and both Action stages give the same reason for it."""
+    if data is None:
+        reason = "the manifest does not exist yet"
+    elif data["schema"] != mf.SCHEMA:
+        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+    else:
+        return report
     return replace(report, fresh=False, reasons=(reason, *report.reasons))
 
 
@@ -353,8 +355,7 @@ def diff(
     recorded = mf.to_inventory(head_manifest) if head_manifest is not None else Inventory((), (), ())
     settings_changed = head_manifest is not None and head_manifest.get("selection") != config.selection()
     freshness = compare(recorded, head, strict_lines=strict_lines, settings_changed=settings_changed)
-    if head_manifest is None:
-        freshness = _with_reason(freshness, "the manifest does not exist yet")
+    freshness = with_manifest_reasons(freshness, head_manifest)
     touched = sorted(_with_counterparts(changed, config))
     base = mf.to_inventory(base_manifest) if base_manifest is not None else Inventory((), (), ())
     changes = compare(base, head, strict_lines=strict_lines, touched=touched)

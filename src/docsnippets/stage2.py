@@ -234,25 +234,12 @@ def judge(settings: Settings, config: Config, fetched: Fetched, error: str | Non
     current = engine.inventory_with(source, config, fetched.read)
     settings_changed = data is not None and data.get("selection") != config.selection()
     freshness = compare(recorded, current, strict_lines=settings.strict_lines, settings_changed=settings_changed)
-    freshness = engine.limit_desync(_with_reasons(freshness, data), fetched.touched)
+    freshness = engine.limit_desync(engine.with_manifest_reasons(freshness, data), fetched.touched)
     changes: Report | None = None
     if fetched.base is not None:
         after = engine.inventory_with(fetched.base, config, fetched.read)
         changes = compare(fetched.base, after, strict_lines=settings.strict_lines, touched=fetched.touched)
     return Outcome(freshness, changes, error, data is None, current)
-
-
-def _with_reasons(report: Report, data: dict[str, Any] | None) -> Report:
-    """The reasons stage 1's check gives for a manifest missing or of an older schema."""
-    from dataclasses import replace
-
-    if data is None:
-        reason = "the manifest does not exist yet"
-    elif data["schema"] != mf.SCHEMA:
-        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
-    else:
-        return report
-    return replace(report, fresh=False, reasons=(reason, *report.reasons))
 
 
 # --- the commit status --------------------------------------------------------------------------

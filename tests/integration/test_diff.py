@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.support.manifest_helpers import schema1
 
 from docsnippets.cli import main
 
@@ -108,6 +109,18 @@ def test_head_ref_with_stale_manifest(repo, capsys):
     data = json.loads(out)
     assert code == 1 and data["verdict"]["cause"] == "stale" and data["head"] == git(repo, "rev-parse", "stale")
     assert [a["file"] for a in data["changes"]["added"]] == ["docs/en/g.md"]
+
+
+def test_schema_1_manifest_is_stale_for_diff_as_for_check(repo, capsys, inventory_of):
+    """`diff` and `check` give one verdict on a manifest written by an older docsnippets."""
+    docs = {p: (repo / p).read_text(encoding="utf-8") for p in ("docs/en/g.md", "docs/zh/g.md")}
+    (repo / "documentation-snippets.json").write_text(json.dumps(schema1(inventory_of(docs))), encoding="utf-8")
+    commit_all(repo, "an old manifest")
+    for command in (("check",), ("diff", "main", "HEAD")):
+        code, out, _ = run(capsys, *command, "--root", str(repo), "--format", "json")
+        data = json.loads(out)
+        assert code == 1 and data["verdict"]["cause"] == "stale", command
+        assert any("schema 1" in r for r in data["reasons"]), command
 
 
 def test_base_without_manifest_is_adoption(repo, capsys):
