@@ -13,14 +13,12 @@ from typing import Any
 from .comment import CommentContext, verdict_of
 from .compare import Report
 from .constants import COMMENT_BUDGET, FIX_COMMAND
-from .constants import GITHUB_COMMENT_LIMIT as COMMENT_LIMIT
 from .markup import Links, code_span, fenced, location, plain, visible, visible_block
 from .report_data import ref, report_json
 from .templating import TemplateError
 
 __all__ = [
     "COMMENT_BUDGET",
-    "COMMENT_LIMIT",
     "FIX_COMMAND",
     "CommentContext",
     "Links",

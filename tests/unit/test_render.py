@@ -3,6 +3,7 @@ from markdown_it import MarkdownIt
 
 from docsnippets import render
 from docsnippets.compare import compare
+from docsnippets.constants import GITHUB_COMMENT_LIMIT
 from docsnippets.textreport import report_text
 
 
@@ -18,7 +19,7 @@ def test_comment_fits_github_limit_and_says_what_was_left_out(inventory_of):
     report = big_report(inventory_of, 300)
     ctx = render.CommentContext(marker="<!-- m -->", links=render.Links("https://github.com", "o/r", "a" * 40))
     text = render.comment(report, ctx)
-    assert len(text) <= render.COMMENT_LIMIT
+    assert len(text) <= GITHUB_COMMENT_LIMIT
     assert "more (see the job summary" in text
     assert text.startswith("<!-- m -->\n### ❌")
     small = render.comment(report, ctx, budget=3000)
