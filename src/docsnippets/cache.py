@@ -14,9 +14,10 @@ only means no cache. Either way nothing changes but the speed.
 
 The same directory remembers which manifests passed validation, so that a check of an
 unchanged manifest need not import ``jsonschema`` (its import costs more than the rest of a
-check of a small tree). An entry is named by the SHA-256 of the manifest's text and holds
-that hash again, under a salt of the schema file, the manifest modules' code, the tool's
-and Python's versions and the installed ``jsonschema``'s validator code; it says only "these
+check of a small tree). An entry is named by the SHA-256 of the manifest's text (its UTF-8
+bytes; a leading BOM, which decoding drops, is the only byte outside the key) and holds that
+hash again, under a salt of the schema file, the manifest modules' code, the tool's and
+Python's versions and the installed ``jsonschema``'s validator code; it says only "these
 exact bytes passed", so it can vouch for no other manifest, and a manifest that fails is
 never written. The trust model is the extraction cache's: whoever can write the directory
 can vouch for bytes of their choosing, which is why only the CLI, on the user's own cache,
