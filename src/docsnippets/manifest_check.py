@@ -102,9 +102,12 @@ def describe(error: ValidationError) -> str:
     return f"{where}{found} must be {must}"
 
 
-def validate(data: dict[str, Any], bad: Bad) -> None:
-    """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
-    error = next(iter(_validator().iter_errors(data)), None)  # one lazy walk, to the first error
+def validate(data: dict[str, Any], bad: Bad, *, schema_checked: bool = False) -> None:
+    """Raise ``bad(message)`` for the first problem of a schema-2 manifest.
+
+    ``schema_checked``: the caller knows these exact bytes passed the schema (a memo), so the
+    schema walk, and the import of jsonschema, is skipped; the semantic pass always runs."""
+    error = None if schema_checked else next(iter(_validator().iter_errors(data)), None)  # one lazy walk
     if error is not None:
         raise bad(describe(error))
     source = validate_source(data.get("source"), bad)
