@@ -16,8 +16,10 @@ from .compare import Report, compare
 from .config import Config
 from .extract import Memo, snippets_from_bytes
 from .fileio import write_atomic
+from .modules import DirectoryFiles
 from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
+from .references import BrokenReference, ModuleFiles, check_references, snippets_importing
 from .tree import TreeError, exists_markdown, markdown_files, read_listed
 
 
@@ -173,7 +175,11 @@ def check(
     changed: list[str] | None = None,
     strict_lines: bool = False,
     memo: Memo | None = None,
+    references: bool = True,
 ) -> CheckResult:
+    """The manifest against the tree; with ``references`` (and the config's), the snippets'
+    imports against the tree's code: all snippets, or with ``changed`` those of the touched
+    files and those importing a changed ``.py`` file."""
     data = mf.load(manifest_path)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
@@ -186,6 +192,10 @@ def check(
         current = scan_tree(root, config, memo=memo)
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
+    if references and config.references:
+        chosen = current.snippets if changed is None else reference_scope(current, touched or [], changed)
+        found = broken_references(current, chosen, DirectoryFiles(root), config)
+        report = replace(report, broken_references=found)
     if data is None:
         report = _with_reason(report, "the manifest does not exist yet")
     elif data["schema"] != mf.SCHEMA:
@@ -194,6 +204,25 @@ def check(
             f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it",
         )
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
+
+
+def reference_scope(inventory: Inventory, touched: Iterable[str], changed: Iterable[str]) -> tuple[Snippet, ...]:
+    """The snippets a change can break: those of the touched files, and those importing a
+    changed, renamed or removed ``.py`` file."""
+    files = set(touched)
+    code = [p for p in changed if p.endswith(".py")]
+    chosen = {s.key: s for s in inventory.snippets if s.file in files}
+    if code:
+        chosen.update((s.key, s) for s in snippets_importing(inventory.snippets, code))
+    return tuple(chosen.values())
+
+
+def broken_references(
+    inventory: Inventory, snippets: Iterable[Snippet], files: ModuleFiles, config: Config
+) -> tuple[tuple[str, BrokenReference], ...]:
+    """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
+    ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
+    return tuple((ids[b.snippet.key], b) for b in check_references(snippets, files, config.packages))
 
 
 def _with_reason(report: Report, reason: str) -> Report:
