@@ -85,6 +85,7 @@ class CommentMode(StrEnum):
 DEFAULT_MANIFEST = "documentation-snippets.json"
 CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 FIX_COMMAND = "docsnippets update"
+REFERENCES_FIX = "make each broken import name the module and the names the code has now, in both languages"
 
 # GitHub's limits, which the Action must stay within.
 GITHUB_COMMENT_LIMIT = 65_536  # characters of one issue comment
