@@ -262,7 +262,12 @@ def post_comment(
     if settings.comment == CommentMode.NEVER:
         return outcome
     freshness = outcome.freshness
-    noteworthy = not freshness.fresh or bool(freshness.desynchronized) or has_changes(outcome.changes)
+    noteworthy = (
+        not freshness.fresh
+        or bool(freshness.desynchronized)
+        or bool(freshness.broken_references)
+        or has_changes(outcome.changes)
+    )
     create = settings.comment == CommentMode.ALWAYS or noteworthy
     try:
         done = _upsert(client, number, lambda budget: render.comment(freshness, ctx, **budget) + extra, create)
