@@ -19,7 +19,7 @@ from .fileio import write_atomic
 from .modules import DirectoryFiles
 from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
-from .references import BrokenReference, ModuleFiles, check_references, snippets_importing
+from .references import BrokenReference, ModuleFiles, check_references, snippets_to_check
 from .tree import TreeError, exists_markdown, markdown_files, read_listed
 
 
@@ -193,7 +193,7 @@ def check(
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if references and config.references:
-        chosen = current.snippets if changed is None else reference_scope(current, touched or [], changed)
+        chosen = current.snippets if changed is None else snippets_to_check(current.snippets, touched or [], changed)
         found = broken_references(current, chosen, DirectoryFiles(root), config)
         report = replace(report, broken_references=found)
     if data is None:
@@ -204,17 +204,6 @@ def check(
             f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it",
         )
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
-
-
-def reference_scope(inventory: Inventory, touched: Iterable[str], changed: Iterable[str]) -> tuple[Snippet, ...]:
-    """The snippets a change can break: those of the touched files, and those importing a
-    changed, renamed or removed ``.py`` file."""
-    files = set(touched)
-    code = [p for p in changed if p.endswith(".py")]
-    chosen = {s.key: s for s in inventory.snippets if s.file in files}
-    if code:
-        chosen.update((s.key, s) for s in snippets_importing(inventory.snippets, code))
-    return tuple(chosen.values())
 
 
 def broken_references(
