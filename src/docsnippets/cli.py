@@ -104,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--fail-on",
             type=_fail_on,
+            metavar="LIST",
             default="stale",
             help="exit 1 when the manifest is stale (stale, the default), also when a bilingual pair is out of "
             "sync (desync) or an import of a snippet is broken (references), as a comma-separated list; "
