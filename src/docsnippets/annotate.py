@@ -51,6 +51,11 @@ def _stale(freshness: Report, level: str, manifest_name: str) -> list[str]:
         annotation(level, f"status is now {c.after.status}; {fix}", c.after.file, c.after.code_lines, title)
         for c in freshness.metadata
     ]
+    out += [  # a snippet whose file changed: its entry names a file that no longer holds it
+        annotation(level, f"snippet moved here from {c.before.file}; {fix}", c.after.file, c.after.code_lines, title)
+        for c in freshness.moved
+        if c.before.file != c.after.file
+    ]
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from . import comment_items as ci
 from . import entries as en
 from . import templating
-from .compare import Report
+from .compare import Report, move_reasons
 from .constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
 from .guidance import HEADLINE_REASONS, fixes, headline
 from .markup import Links, code_span, location, plain
@@ -193,8 +193,8 @@ def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> 
     files (one reason per renamed file) folded into one line, as the Moved section groups them."""
     if verdict.fresh or len(verdict.reasons) <= HEADLINE_REASONS:
         return _section("Why the manifest is stale", [], [], short)
-    renames = {f"{c.before.file} → {c.after.file}" for c in freshness.moved if c.before.file != c.after.file}
-    moves = [r for r in verdict.reasons if any(r.endswith(x) for x in renames)]
+    renames = set(move_reasons(freshness.moved))
+    moves = [r for r in verdict.reasons if r in renames]
     items = [f"- {plain(r)}" for r in verdict.reasons if r not in moves]
     if moves:
         n = sum(1 for c in freshness.moved if c.before.file != c.after.file)

@@ -118,20 +118,41 @@ def _continued(
     return changed, moved, metadata
 
 
+def renamed_dirs(old: str, new: str) -> tuple[str, str]:
+    """What was renamed: ``docs/en-us/a.md`` → ``docs/en/a.md`` gives the two directories,
+    files whose names differ give the two files."""
+    a, b = old.split("/"), new.split("/")
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[-1 - n] == b[-1 - n]:
+        n += 1
+    if n == 0:
+        return old, new
+    return "/".join(a[:-n]) + "/", "/".join(b[:-n]) + "/"
+
+
+def move_reasons(moved: Sequence[Change]) -> list[str]:
+    """One reason per rename, not per file: a renamed tree is one event however many pages it holds."""
+    groups: dict[tuple[str, str], list[Change]] = defaultdict(list)
+    for c in moved:
+        if c.before.file != c.after.file:
+            groups[renamed_dirs(c.before.file, c.after.file)].append(c)
+    out = []
+    for (old, new), changes in sorted(groups.items()):
+        files = {(c.before.file, c.after.file) for c in changes}
+        if len(files) == 1:
+            (old, new), where = next(iter(files)), "another file"
+        else:
+            where = f"{len({after for _, after in files})} other files"
+        n = len(changes)
+        out.append(f"{n} snippet{'s' if n != 1 else ''} moved to {where}: {old} → {new}")
+    return out
+
+
 def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     """A snippet whose file changed is stale: its entry names a file that no longer holds it
     (and its permalink would be dead). Moves within a file only under ``--strict-lines``."""
-    across: dict[tuple[str, str], int] = defaultdict(int)
-    within = 0
-    for c in moved:
-        if c.before.file != c.after.file:
-            across[(c.before.file, c.after.file)] += 1
-        else:
-            within += 1
-    out = [
-        f"{n} snippet{'s' if n != 1 else ''} moved to another file: {old} → {new}"
-        for (old, new), n in sorted(across.items())
-    ]
+    within = sum(1 for c in moved if c.before.file == c.after.file)
+    out = move_reasons(moved)
     if strict_lines and within:
         out.append(f"{within} snippet(s) moved (--strict-lines)")
     return out

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .codediff import changed_lines, code_lines
-from .compare import Change, Desync, Report
+from .compare import Change, Desync, Report, renamed_dirs
 from .records import Inventory, Snippet
 
 Key = tuple[str, int]
@@ -160,17 +160,6 @@ class Moves:
     shifted: tuple[tuple[str, int], ...]  # file, snippets that only changed lines
 
 
-def _renamed(old: str, new: str) -> tuple[str, str]:
-    """The directories that were renamed: ``docs/en-us/a.md`` → ``docs/en/a.md`` gives the two trees."""
-    a, b = old.split("/"), new.split("/")
-    n = 0
-    while n < min(len(a), len(b)) - 1 and a[-1 - n] == b[-1 - n]:
-        n += 1
-    if n == 0:
-        return old, new
-    return "/".join(a[:-n]) + "/", "/".join(b[:-n]) + "/"
-
-
 def moves(report: Report) -> Moves:
     renames: Counter[tuple[str, str]] = Counter()
     files: dict[tuple[str, str], set[str]] = {}
@@ -179,7 +168,7 @@ def moves(report: Report) -> Moves:
         if c.before.file == c.after.file:
             shifted[c.after.file] += 1
             continue
-        key = _renamed(c.before.file, c.after.file)
+        key = renamed_dirs(c.before.file, c.after.file)
         renames[key] += 1
         files.setdefault(key, set()).add(c.after.file)
     return Moves(

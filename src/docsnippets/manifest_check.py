@@ -35,6 +35,8 @@ Bad = Callable[[str], Exception]
 
 @lru_cache(maxsize=1)
 def _validator() -> Validator:
+    """The validator, built once per process: the schema is ours, so no ``check_schema`` here
+    (a unit test checks it against the meta-schema instead)."""
     from jsonschema import Draft202012Validator, validators
 
     # JSON Schema counts 1.0 as an integer; a line number must be a real int, never a bool.
@@ -42,7 +44,27 @@ def _validator() -> Validator:
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
     )
     strict = validators.extend(Draft202012Validator, type_checker=checker)
-    return strict(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return strict(inline_refs(schema, schema.get("$defs", {})))
+
+
+def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with each local ``{"$ref": "#/$defs/NAME"}`` replaced by that definition.
+
+    The file keeps ``$defs`` for people and editors; the validator gets the same rules
+    without a reference lookup (and a registry walk) at every snippet and line number.
+    The shipped schema has no recursive definition, so this terminates.
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs:
+        target = inline_refs(defs[ref[8:]], defs)
+        rest = {k: inline_refs(v, defs) for k, v in node.items() if k != "$ref"}
+        return {**rest, "allOf": [target]} if rest else target
+    return {k: inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
 
 
 def json_path(path: list[str | int]) -> str:
@@ -82,7 +104,7 @@ def describe(error: ValidationError) -> str:
 
 def validate(data: dict[str, Any], bad: Bad) -> None:
     """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
-    error = next(iter(_validator().iter_errors(data)), None)
+    error = next(iter(_validator().iter_errors(data)), None)  # one lazy walk, to the first error
     if error is not None:
         raise bad(describe(error))
     source = validate_source(data.get("source"), bad)

@@ -51,10 +51,30 @@ def fenced(code: str, info: str = "python") -> str:
     return f"{fence}{info}\n{body}{fence}"
 
 
+# A word that may be a path, a URL, a mention or an issue reference. GitHub links mentions,
+# issue numbers and bare URLs in the *rendered* text, so a backslash escape does not stop
+# them; inside a code span nothing is linked.
+_LINKABLE_WORD = re.compile(r"[@#/.:]|www", re.IGNORECASE)
+_TRAILING = ",;:)"
+
+
 def plain(text: str) -> str:
-    """Our own prose with any Markdown/HTML meaning removed (used for reasons and notices)."""
-    text = visible(text)
-    return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", text)
+    """Our own prose with any Markdown/HTML meaning removed (used for reasons and notices).
+
+    Reasons quote file names from the pull request; every word that could become a link or
+    a mention is set in a code span, the rest has its Markdown punctuation escaped.
+    """
+    return "".join(_plain_word(part) for part in re.split(r"(\s+)", visible(text)))
+
+
+def _plain_word(word: str) -> str:
+    if not word or word.isspace():
+        return word
+    core = word.rstrip(_TRAILING)
+    if not _LINKABLE_WORD.search(core):
+        return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", word)
+    tail = word[len(core) :]
+    return code_span(core) + re.sub(r"([)])", r"\\\1", tail)
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,17 @@ def test_links_and_code_spans_survive_hostile_names(comment_of):
         assert any(name in c for c in codes), name
 
 
+def test_hostile_names_in_the_stale_reasons_neither_mention_nor_link(comment_of, inventory_of):
+    """A renamed file's old and new names reach the headline and the reasons, as prose."""
+    old, new = "docs/en/@octocat #12 www.evil.example.md", "docs/en/x@team/#7.md"
+    body = fence("await act()\n")
+    report = compare(inventory_of({old: body}), inventory_of({new: body}))
+    assert not report.fresh and any(new in r for r in report.reasons)
+    text = render.comment(report, render.CommentContext(marker="<!-- m -->", inventory=inventory_of({new: body})))
+    root = assert_structure(text)  # no mention, issue link or bare URL outside code
+    assert not [n for n in root.walk() if n.tag == "a"]
+
+
 def test_shortened_comment_keeps_its_structure(comment_of, inventory_of):
     before = {f"docs/en/p{n}.md": fence(f"await f({n})\n" * 30) for n in range(200)}
     after = {f"docs/en/p{n}.md": fence(f"await f({n}, 2)\n" * 30) for n in range(200)}

@@ -94,7 +94,11 @@ def assert_structure(text: str, *, budget: int = COMMENT_BUDGET) -> Node:
     for n in nodes:  # no text node outside code may carry a mention or an issue link
         if n.tag not in ("code", "pre") and not n.inside("code") and not n.inside("pre"):
             own = "".join(c for c in n.children if isinstance(c, str))
-            assert not re.search(r"(^|\s)@\w", own), own
+            # GitHub's own rules: a mention is @name after a non-word character, an issue
+            # link #123 likewise, and bare www./http URLs become links.
+            assert not re.search(r"(?<![\w`])@[A-Za-z0-9]", own), own
+            assert not re.search(r"(?<![\w&])#[0-9]", own), own
+            assert not re.search(r"(?i)\bwww\.|https?:", own), own
     return root
 
 

@@ -46,6 +46,14 @@ def test_rename_is_a_move_and_stale_with_or_without_strict_lines(inventory_of):
         assert r.moved[0].before_id != r.moved[0].after_id  # the id names the file
 
 
+def test_a_renamed_tree_is_one_reason_not_one_per_page(inventory_of):
+    pages = {f"docs/en-us/p{n}.md": doc(A.replace("1)", f"{n})")) for n in range(4)}
+    pages["other/x.md"] = doc(B)
+    after = {k.replace("docs/en-us/", "docs/en/"): v for k, v in pages.items()}
+    r = compare(inventory_of(pages), inventory_of(after))
+    assert r.reasons == ("4 snippets moved to 4 other files: docs/en-us/ → docs/en/",)
+
+
 def test_ids_do_not_depend_on_position(inventory_of):
     before = inventory_of({"x.md": doc(A, B), "y.md": doc(B)})
     after = inventory_of({"x.md": doc(B.replace("'k'", "'kk'"), A, B, lead=5), "y.md": doc(B)})

@@ -78,3 +78,40 @@ def test_starting_the_cli_does_not_import_the_validator():
     code = "import sys, docsnippets.cli; print('jsonschema' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def _mutations(data):
+    """Broken copies of a written manifest, one per rule the schema states."""
+    yield {**data, "files": []}
+    yield {**data, "files": {"../x.md": next(iter(data["files"].values()))}}
+    for field, value in [
+        ("id", "snip-XYZ"),
+        ("fence_lines", [1]),
+        ("code_lines", [0, 2]),
+        ("status", "fine"),
+        ("body_sha256", "A" * 64),
+        ("markers", [1]),
+        ("pair", {"id": "p"}),
+        ("status_line", True),
+    ]:
+        broken = json.loads(mf.dumps(data))
+        entry_objects(broken)[0][field] = value
+        yield broken
+
+
+def test_the_inlined_schema_the_validator_uses_says_what_the_file_says(data):
+    from jsonschema import Draft202012Validator
+
+    flat = manifest_check.inline_refs(_schema(), _schema()["$defs"])
+    assert "$ref" not in json.dumps(flat) and "$defs" not in flat
+    Draft202012Validator.check_schema(flat)
+    plain, inlined = Draft202012Validator(_schema()), Draft202012Validator(flat)
+    assert inlined.is_valid(json.loads(mf.dumps(data)))
+    for broken in _mutations(data):
+        want = [(list(e.absolute_path), e.validator) for e in plain.iter_errors(broken)]
+        assert want and [(list(e.absolute_path), e.validator) for e in inlined.iter_errors(broken)] == want
+
+
+def test_a_ref_beside_other_keywords_keeps_both():
+    flat = manifest_check.inline_refs({"$ref": "#/$defs/n", "maximum": 3}, {"n": {"type": "integer"}})
+    assert flat == {"maximum": 3, "allOf": [{"type": "integer"}]}

@@ -431,4 +431,4 @@ def test_comment_shows_a_broken_reference_escaped_and_linked_to_its_line():
     section = body.split("#### Broken references (1)")[1]
     assert f"``docs/@team <b>`x`</b>.md:{FIRST}``" in section
     assert f"/blob/{'c' * 40}/docs/%40team%20%3Cb%3E%60x%60%3C/b%3E.md#L{FIRST}-L{FIRST}" in section
-    assert "`snip-0123456789ab`" in section and "pkg.mod defines no name gone" in section
+    assert "`snip-0123456789ab`" in section and "`pkg.mod` defines no name gone" in section

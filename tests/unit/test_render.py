@@ -146,4 +146,5 @@ def test_text_report_tells_twins_together_and_sums_up_a_rename(inventory_of):
     assert "  docs/zh/p0.md" not in text
     assert "  moved: 14 snippets, code unchanged\n" in text
     assert "    docs/en/ -> docs/en/guide/: 7 snippets in 7 files\n" in text
-    assert text.count("moved") == 1 + text.count("moved to another file")
+    assert text.count("moved") == 1 + text.count(" moved to ")  # the summary line, then one reason per rename
+    assert "7 snippets moved to 7 other files: docs/en/ → docs/en/guide/" in text
