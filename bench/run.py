@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 import generate  # noqa: E402  (a sibling script, not a package)
 
 CORPUS = REPO.parent / "shared" / "corpus" / "slime-docs-624b824a8"
+CODE = REPO.parent / "shared" / "corpus" / "slime-code-624b824a8"
 CHANGED_BACKUP = "changed-backup.json"
 
 # The baselines, as plain loops. The words are the prefilter's (passed in argv so they follow
@@ -359,6 +360,29 @@ def changes(out: Path, tree: Path, changed: list[str]) -> Iterator[None]:
         restore_changes(out, tree)
 
 
+REFERENCE_MODES = ("slime+code check", "slime+code --no-references")
+
+
+def docs_and_code(out: Path, docs: Path, code: Path) -> Path:
+    """The real repository: a copy of the docs with the code laid over it."""
+    tree = out / "slime-docs-code"
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(docs, tree)
+    shutil.copytree(code, tree, dirs_exist_ok=True)
+    for p in [tree, *tree.rglob("*")]:
+        p.chmod(p.stat().st_mode | 0o200)
+    return tree
+
+
+def reference_modes(python: str, tree: Path, env: dict[str, str]) -> list[Mode]:
+    """A full check of the docs and code with the reference check on, and with it off."""
+    manifest = tree / "documentation-snippets.json"
+    run_child((python, "-c", CLI, "update", "--root", str(tree), "--manifest", str(manifest)), env)
+    check = (python, "-c", CLI, "check", "--root", str(tree), "--manifest", str(manifest), "--no-cache")
+    return [Mode(REFERENCE_MODES[0], check), Mode(REFERENCE_MODES[1], (*check, "--no-references"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=10_000)
@@ -367,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per mode (default 5)")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="trees, manifests, bytecode cache")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="Slime docs for the process-start goal")
+    parser.add_argument("--code", type=Path, default=CODE, help="Slime code laid over the docs (reference goal)")
     parser.add_argument("--changed", type=int, default=3, help="files changed for check --changed")
     parser.add_argument("--git", action="store_true", help="make the tree a git work tree (git ls-files/status)")
     parser.add_argument("--scaling", action="store_true", help="also 2,500/5,000/10,000 files and 1..300 changes")
@@ -401,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
                 Mode("slime check cold", (*slime_check, "--no-cache")),
                 Mode("slime parse floor", (python, "-c", PARSE_SOME, *parsed_by_check(args.corpus))),
             ]
+            if args.code.is_dir():
+                slime_modes += reference_modes(python, docs_and_code(out, args.corpus, args.code), env)
+            else:
+                print(f"code {args.code} absent: reference goal skipped")
         else:
             print(f"corpus {args.corpus} absent: process-start goal skipped")
         if args.parallel:
@@ -426,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             Goal("3 slime check, cached / import markdown_it <= 1.5", "slime check cached", "import markdown_it", 1.5),
             Goal("3' slime check, cold (no cache)", "slime check cold", "import markdown_it", 1.5),
             Goal("3'' floor: import + parse those files only", "slime parse floor", "import markdown_it", 1.5),
+            Goal("5 slime+code check / --no-references <= 1.5", *REFERENCE_MODES, 1.5),
             Goal("4 update peak RSS <= 150 MB", "update", None, 150, "MB"),
             Goal("4 check peak RSS <= 150 MB", "check", None, 150, "MB"),
         ]

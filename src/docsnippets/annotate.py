@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .compare import Report
-from .constants import FIX_COMMAND, MAX_ANNOTATIONS, Cause, Relation
+from .constants import FIX_COMMAND, MAX_ANNOTATIONS, REFERENCES_FIX, Cause, Relation
 from .verdict import Verdict
 from .workflow import annotation
 
@@ -16,7 +16,12 @@ def annotations(freshness: Report, verdict: Verdict, manifest_name: str) -> list
     """
     stale_level = "error" if verdict.stale_enforced else "warning"
     desync_level = "error" if verdict.desync_enforced else "warning"
-    found = [*_stale(freshness, stale_level, manifest_name), *_desync(freshness, desync_level)]
+    references_level = "error" if verdict.references_enforced else "warning"
+    found = [
+        *_stale(freshness, stale_level, manifest_name),
+        *_desync(freshness, desync_level),
+        *_references(freshness, references_level),
+    ]
     errors = [a for a in found if a.startswith("::error")]
     warnings = [a for a in found if not a.startswith("::error")]
     out = errors[:MAX_ANNOTATIONS] + warnings[:MAX_ANNOTATIONS]
@@ -65,3 +70,10 @@ def _desync(freshness: Report, level: str) -> list[str]:
                 msg = f"code differs from its translation {other.file}:{other.code_lines[0]}; make them match"
             out.append(annotation(level, msg, s.file, s.code_lines, "Bilingual example out of sync"))
     return out
+
+
+def _references(freshness: Report, level: str) -> list[str]:
+    return [
+        annotation(level, f"{b.reason}; {REFERENCES_FIX}", b.file, (b.line, b.line), "Snippet imports missing code")
+        for _, b in freshness.broken_references
+    ]

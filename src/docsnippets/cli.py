@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__, engine, render
 from . import manifest as mf
 from .cache import CacheSettings, SnippetCache
-from .compare import Report
+from .cli_output import warn, warn_unpaired, write_report
+from .compare import limit_desync
 from .config import Config, ConfigError
 from .config import load as load_config
-from .constants import FailOn
+from .constants import parse_fail_on
 from .fileio import write_atomic
 from .manifest_io import COMMIT, REPOSITORY
-from .pairs import pairing_hint
-from .records import Inventory
-from .textreport import report_text
-from .tree import TreeError, check_root, exists_markdown, origin_repository
-from .verdict import Verdict, decide
+from .tree import TreeError, check_root, origin_repository
+from .verdict import decide
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -75,6 +71,13 @@ def _commit(value: str) -> str:
     return value.lower()
 
 
+def _fail_on(value: str) -> str:
+    try:
+        return parse_fail_on(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{value!r} {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
     parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
@@ -101,11 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--strict-lines", action="store_true", help="moved snippets make the manifest stale too")
         p.add_argument(
             "--fail-on",
-            choices=tuple(FailOn),
+            type=_fail_on,
+            metavar="LIST",
             default="stale",
-            help="exit 1 when the manifest is stale (stale, the default), when it is stale or a bilingual pair "
-            "is out of sync (desync), or never (never); 2 on errors",
+            help="exit 1 when the manifest is stale (stale, the default), also when a bilingual pair is out of "
+            "sync (desync) or an import of a snippet is broken (references), as a comma-separated list; "
+            "never alone turns the gate off; 2 on errors",
         )
+        p.add_argument("--no-references", action="store_true", help="do not check the snippets' imports")
         p.add_argument(
             "--format",
             choices=("text", "markdown", "json"),
@@ -220,7 +226,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
     for note in result.notes:
         print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
-    _warn_unpaired(result.inventory, config, root)
+    warn_unpaired(result.inventory, config, root)
     s = mf.summarize(result.inventory)
     verb = "wrote" if result.written else "unchanged"
     print(
@@ -240,54 +246,27 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
         for rel in changed:
             if not (root / rel).exists():
-                _warn(f"{rel}: --changed file does not exist under {root}; checked as deleted")
+                warn(f"{rel}: --changed file does not exist under {root}; checked as deleted")
     memo = _memo(args, config, settings)
-    result = engine.check(root, config, path, changed=changed, strict_lines=args.strict_lines, memo=memo)
-    report = engine.limit_desync(result.report, result.touched)
+    result = engine.check(
+        root,
+        config,
+        path,
+        changed=changed,
+        strict_lines=args.strict_lines,
+        memo=memo,
+        references=not args.no_references,
+    )
+    report = limit_desync(result.report, result.touched)
     for notice in report.notices:
-        _warn(notice)
-    _warn_unpaired(result.inventory, config, root)
+        warn(notice)
+    warn_unpaired(result.inventory, config, root)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
     ctx = render.CommentContext(
         marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
     )
     write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
-
-
-def _warn(message: str) -> None:
-    print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
-
-
-def _warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
-    hint = pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
-    if hint:
-        _warn(hint)
-
-
-def write_report(
-    out: TextIO,
-    fmt: str,
-    report: Report,
-    verdict: Verdict,
-    *,
-    manifest: Path,
-    manifest_missing: bool,
-    ctx: render.CommentContext | None = None,
-    extra: dict[str, Any] | None = None,
-) -> None:
-    """The report in the chosen format; markdown is the PR comment's body, without its marker."""
-    if fmt == "json":
-        data = render.report_json(report, {"manifest": str(manifest), "verdict": verdict.as_json(), **(extra or {})})
-        json.dump(data, out, ensure_ascii=False, indent=2)
-        out.write("\n")
-    elif fmt == "markdown":
-        base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
-        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
-        out.write(render.comment(report, ctx).lstrip())
-    else:
-        changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
-        out.write(report_text(report, str(manifest), verdict, changes, inventory))
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
@@ -328,11 +307,20 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
     config = _config(args, root)
     path = _manifest_path(args, root)
     memo = _memo(args, config, settings)
-    found = run_diff(root, config, path, base=args.base, head=args.head, strict_lines=args.strict_lines, memo=memo)
+    found = run_diff(
+        root,
+        config,
+        path,
+        base=args.base,
+        head=args.head,
+        strict_lines=args.strict_lines,
+        memo=memo,
+        references=not args.no_references,
+    )
     for notice in found.result.freshness.notices:
-        _warn(notice)
+        warn(notice)
     if found.hint:
-        _warn(found.hint)
+        warn(found.hint)
     result = found.result
     verdict = decide(result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing)
     ctx = render.CommentContext(

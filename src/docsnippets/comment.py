@@ -99,7 +99,12 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
             [
                 _reasons_section(verdict, freshness, short),
                 _desync_section(freshness, ctx, short),
-                _section("Broken references", [], [], short),  # filled once the reference check reports here
+                _section(
+                    "Broken references",
+                    [ci.broken(sid, b, ctx.links) for sid, b in freshness.broken_references],
+                    [],
+                    short,
+                ),
             ]
         ),
         "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),

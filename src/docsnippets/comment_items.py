@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from . import entries as en
 from .codediff import change_diff, code_diff
 from .compare import Desync
-from .markup import Links, code_span, details, fenced, linkable, location, visible_block
+from .markup import Links, code_span, details, fenced, line_location, linkable, location, plain, visible_block
 from .records import Snippet
+from .references import BrokenReference
 from .resync import patch
 
 STATES = {
@@ -145,6 +146,12 @@ def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) ->
     if change is None:
         return None
     return patch(change.before, change.after, d.sides[1 - touched[0]])  # type: ignore[attr-defined]
+
+
+def broken(sid: str, b: BrokenReference, links: Links | None) -> str:
+    """A broken import: where it is (linked to the line), what is wrong, which snippet."""
+    what = code_span(b.module if b.name is None else f"from {b.module} import {b.name}")
+    return f"- {line_location(b.file, b.line, links)} {what}: {plain(b.reason)} (snippet {code_span(sid)})"
 
 
 def file_table(snippets: Sequence[Snippet]) -> str:

@@ -16,6 +16,7 @@ from .constants import Relation
 from .manifest import summarize
 from .pairs import align, similarity
 from .records import Inventory, Snippet
+from .references import BrokenReference
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class Report:
     desynchronized: tuple[Desync, ...]
     resynchronized: tuple[Desync, ...]
     notices: tuple[str, ...] = ()
+    # Imports of snippets the checked tree's code does not satisfy (references.py); the
+    # engine fills it in, since comparing two inventories says nothing about the code.
+    broken_references: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -244,3 +248,14 @@ def compare(
         resynchronized=tuple(resync),
         notices=tuple(str(n) for n in after.notices),
     )
+
+
+def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
+    """Only the desynchronized pairs that involve ``touched`` files (all of them when None)."""
+    if touched is None:
+        return report
+    keep = set(touched)
+    desync = tuple(
+        d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
+    )
+    return replace(report, desynchronized=desync)

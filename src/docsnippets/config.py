@@ -89,6 +89,8 @@ class Config:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     repository: str | None = None
     server_url: str = "https://github.com"
+    packages: tuple[str, ...] = ()  # top-level packages of the repository besides those found
+    references: bool = True  # check the imports of snippets against the tree's code
     source: Path | None = field(default=None, compare=False)
 
     def selection(self) -> dict[str, Any]:
@@ -160,6 +162,20 @@ def _positive_int(value: Any, key: str, where: str) -> int:
     return value
 
 
+def _packages(value: Any, key: str, where: str) -> tuple[str, ...]:
+    names = _str_list(value, key, where)
+    for name in names:
+        if not name.isidentifier():
+            raise ConfigError(f"{where}: '{key}' holds {name!r}; list top-level package names such as 'slime'")
+    return names
+
+
+def _boolean(value: Any, key: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false")
+    return value
+
+
 def _url_part(pattern: re.Pattern[str], problem: str) -> Callable[[Any, str, str], str]:
     """A non-empty string without a trailing '/' that fits ``pattern``; ``problem`` says what it must do."""
 
@@ -184,6 +200,8 @@ _PARSERS: dict[str, Callable[[Any, str, str], Any]] = {
     "max_file_bytes": _positive_int,
     "repository": _url_part(re.compile(r"[\w.-]+/[\w.-]+"), "look like owner/name"),
     "server_url": _url_part(_SERVER_URL, "be an http(s) URL such as https://github.example.com"),
+    "packages": _packages,
+    "references": _boolean,
 }
 
 

@@ -47,7 +47,22 @@ class FailOn(StrEnum):
 
     STALE = "stale"
     DESYNC = "desync"
+    REFERENCES = "references"
     NEVER = "never"
+
+
+def parse_fail_on(text: str) -> str:
+    """``fail-on`` normalized: a comma-separated list of stale, desync, references, or never alone.
+
+    Raises ValueError saying what is wrong with it, for the caller to put after the value.
+    """
+    words = [w.strip().lower() for w in str(text).split(",")]
+    choices = ", ".join(FailOn)
+    if not all(w in tuple(FailOn) for w in words):
+        raise ValueError(f"is not one of {choices}, nor a list of them")
+    if FailOn.NEVER in words and len(set(words)) > 1:
+        raise ValueError("combines never with other values; never turns the gate off, pass it alone")
+    return ",".join(w for w in FailOn if w in words)
 
 
 class Cause(StrEnum):
@@ -55,6 +70,7 @@ class Cause(StrEnum):
 
     STALE = "stale"
     DESYNC = "desync"
+    REFERENCES = "references"
     ERROR = "error"
 
 
@@ -69,6 +85,7 @@ class CommentMode(StrEnum):
 DEFAULT_MANIFEST = "documentation-snippets.json"
 CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 FIX_COMMAND = "docsnippets update"
+REFERENCES_FIX = "make each broken import name the module and the names the code has now, in both languages"
 
 # GitHub's limits, which the Action must stay within.
 GITHUB_COMMENT_LIMIT = 65_536  # characters of one issue comment

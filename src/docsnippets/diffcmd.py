@@ -7,7 +7,7 @@ the change does. HEAD is the work tree unless a ref is named; the config is the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,9 @@ from . import engine, gitrefs
 from . import manifest as mf
 from .config import Config
 from .extract import Memo
+from .modules import DirectoryFiles
 from .pairs import pairing_hint
+from .references import DIRECTORY, FILE, ModuleFiles
 from .tree import TreeError, exists_markdown
 
 
@@ -58,15 +60,18 @@ def run_diff(
     head: str | None,
     strict_lines: bool = False,
     memo: Memo | None = None,
+    references: bool = True,
 ) -> DiffFound:
     gitrefs.require_repository(root)
     rel = _relative(manifest, root)
     base_sha = gitrefs.resolve(root, base) if base else gitrefs.default_base(root)
     head_sha = gitrefs.resolve(root, head) if head else None
     base_manifest = _manifest_at(root, base_sha, rel, base or "the merge base", memo)
+    code: ModuleFiles
     if head_sha is None:
         inventory = engine.scan_tree(root, config, memo=memo)
         head_manifest = mf.load(manifest, memo)
+        code = DirectoryFiles(root)
 
         def exists(path: str) -> bool:
             return exists_markdown(root, path, config)
@@ -75,6 +80,7 @@ def run_diff(
         text = files.pop(rel, None)
         head_manifest = _parse(text, f"{rel} at {head}", memo) if text is not None else None
         inventory = engine.inventory_of(files, config, memo)
+        code = BlobFiles(root, gitrefs.list_blobs(root, head_sha))
 
         def exists(path: str) -> bool:
             return path in files
@@ -87,8 +93,39 @@ def run_diff(
         changed=gitrefs.changed_paths(root, base_sha, head_sha),
         strict_lines=strict_lines,
     )
+    if references and config.references:
+        found = engine.broken_references(inventory, inventory.snippets, code, config)
+        result = replace(result, freshness=replace(result.freshness, broken_references=found))
     hint = pairing_hint(inventory, config, exists)
     return DiffFound(result, hint, base_sha, head_sha, rel)
+
+
+class BlobFiles:
+    """:class:`references.ModuleFiles` over a commit's blobs, each read from git only when asked."""
+
+    def __init__(self, root: Path, blobs: dict[str, str]) -> None:
+        self._root = root
+        self._blobs = blobs
+        self._dirs: set[str] = set()
+        self._code_dirs: set[str] = set()
+        for path in blobs:
+            parts = path.split("/")
+            for n in range(1, len(parts)):
+                self._dirs.add("/".join(parts[:n]))
+                if path.endswith(".py"):
+                    self._code_dirs.add("/".join(parts[:n]))
+
+    def kind(self, path: str) -> str | None:
+        if path in self._blobs:
+            return FILE
+        return DIRECTORY if path in self._dirs else None
+
+    def read(self, path: str) -> bytes | None:
+        sha = self._blobs.get(path)
+        return None if sha is None else gitrefs.read_blobs(self._root, [sha]).get(sha)
+
+    def holds_code(self, path: str) -> bool:
+        return path in self._code_dirs
 
 
 def _selected(path: str, config: Config) -> bool:

@@ -6,18 +6,20 @@ fileio.py) to the pure stages (extract, pairs, compare, manifest).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import manifest as mf
-from .compare import Report, compare
+from .compare import Report, compare, limit_desync
 from .config import Config
 from .extract import Memo, snippets_from_bytes
 from .fileio import write_atomic
+from .modules import DirectoryFiles
 from .pairs import Settled, pair_up
 from .records import Inventory, Notice, Snippet
+from .references import BrokenReference, ModuleFiles, check_references, snippets_to_check
 from .tree import TreeError, exists_markdown, markdown_files, read_listed
 
 
@@ -173,7 +175,11 @@ def check(
     changed: list[str] | None = None,
     strict_lines: bool = False,
     memo: Memo | None = None,
+    references: bool = True,
 ) -> CheckResult:
+    """The manifest against the tree; with ``references`` (and the config's), the snippets'
+    imports against the tree's code: all snippets, or with ``changed`` those of the touched
+    files and those importing a changed ``.py`` file."""
     data = mf.load(manifest_path, memo)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
@@ -186,8 +192,20 @@ def check(
         current = scan_tree(root, config, memo=memo)
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
+    if references and config.references:
+        chosen = current.snippets if changed is None else snippets_to_check(current.snippets, touched or [], changed)
+        found = broken_references(current, chosen, DirectoryFiles(root), config)
+        report = replace(report, broken_references=found)
     report = with_manifest_reasons(report, data)
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
+
+
+def broken_references(
+    inventory: Inventory, snippets: Iterable[Snippet], files: ModuleFiles, config: Config
+) -> tuple[tuple[str, BrokenReference], ...]:
+    """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
+    ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
+    return tuple((ids[b.snippet.key], b) for b in check_references(snippets, files, config.packages))
 
 
 def with_manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
@@ -299,17 +317,6 @@ def _source_change(old: dict[str, Any] | None, new: dict[str, Any]) -> tuple[str
         return ()
     show = lambda s: f"{s.get('repository') or 'no repository'} at {s.get('commit') or 'no commit'}"  # noqa: E731
     return (f"the recorded source is now {show(after)} (was {show(before)})",)
-
-
-def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
-    """Only the desynchronized pairs that involve ``touched`` files (all of them when None)."""
-    if touched is None:
-        return report
-    keep = set(touched)
-    desync = tuple(
-        d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
-    )
-    return replace(report, desynchronized=desync)
 
 
 def inventory_of(files: Mapping[str, bytes], config: Config, memo: Memo | None = None) -> Inventory:

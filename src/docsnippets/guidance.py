@@ -7,6 +7,7 @@ red check, and the fix names every cause the gate counted.
 from __future__ import annotations
 
 from .compare import Desync, Report
+from .constants import REFERENCES_FIX
 from .markup import Links, code_span, fenced, location, plain, visible
 from .verdict import Verdict
 
@@ -24,6 +25,8 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
         about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
     elif verdict.cause == "desync":
         about = f"{verdict.desync_words()} (fail-on desync); the manifest {name} itself is fresh"
+    elif verdict.cause == "references":
+        about = f"{verdict.references_words()} (fail-on {verdict.fail_on}); the manifest {name} itself is fresh"
     else:
         about = f"{name} is up to date"
     if verdict.cause == "error":
@@ -35,6 +38,9 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     if verdict.desync and verdict.cause != "desync":
         enforced = "" if verdict.desync_enforced else f", not enforced (fail-on {verdict.fail_on})"
         notes.append(verdict.desync_words() + enforced)
+    if verdict.references and verdict.cause != "references":
+        enforced = "" if verdict.references_enforced else f", not enforced (fail-on {verdict.fail_on})"
+        notes.append(verdict.references_words() + enforced)
     extra = f" · ⚠️ {'; '.join(notes)}" if notes else ""
     return f"### {mark} docsnippets: {about}{extra}"
 
@@ -74,6 +80,13 @@ def fixes(
             shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
         note = "The code is compared with comments and docstrings left out: a translated comment is never the cause."
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
+    if freshness.broken_references:
+        lead = (
+            "**To fix:**"
+            if verdict.references_enforced
+            else f"**To fix the imports** (not enforced: fail-on {verdict.fail_on}):"
+        )
+        parts.append(f"{lead} {plain(REFERENCES_FIX)}; the *Broken references* above list each import.")
     return parts
 
 

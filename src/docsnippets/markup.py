@@ -88,6 +88,9 @@ class Links:
     def lines(self, snippet: Snippet) -> str:
         return blob_lines(self.server_url, self.repository, self.commit, snippet.file, snippet.code_lines)
 
+    def line(self, file: str, line: int) -> str:
+        return blob_lines(self.server_url, self.repository, self.commit, file, (line, line))
+
 
 def linkable(path: str) -> bool:
     # A '.' or '..' segment would resolve outside blob/<sha>/ and so outside the repository.
@@ -100,6 +103,14 @@ def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str
     if links is None or not link or not linkable(snippet.file):
         return text
     return f"[{text}]({links.lines(snippet)})"
+
+
+def line_location(file: str, line: int, links: Links | None) -> str:
+    """``file:line`` as a code span, linked to that line when there are links."""
+    text = code_span(f"{file}:{line}")
+    if links is None or not linkable(file):
+        return text
+    return f"[{text}]({links.line(file, line)})"
 
 
 def details(summary: str, body: str) -> str:

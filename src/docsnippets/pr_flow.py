@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from . import engine, render
 from . import manifest as mf
-from .compare import Report, compare
+from .compare import Report, compare, limit_desync
 from .config import Config
 from .constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
 from .outcome import Outcome, finish, fix_command, has_changes, links
@@ -134,7 +134,7 @@ def run_pr(settings: Settings, checkout: Checkout, out: TextIO, client_factory: 
     if touched is None and changed is not None:
         touched = tuple(engine.touched_files(checkout.root, changed, checkout.config))
     base = base_comparison(client, settings, checkout, pr, result, touched, whole_tree, problems)
-    freshness = engine.limit_desync(result.report, touched)
+    freshness = limit_desync(result.report, touched)
     outcome = Outcome(freshness, base.changes, problems.error, result.manifest_missing, result.inventory)
     ctx = comment_context(settings, checkout, pr.head_sha, outcome, base.base_missing)
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
@@ -262,7 +262,12 @@ def post_comment(
     if settings.comment == CommentMode.NEVER:
         return outcome
     freshness = outcome.freshness
-    noteworthy = not freshness.fresh or bool(freshness.desynchronized) or has_changes(outcome.changes)
+    noteworthy = (
+        not freshness.fresh
+        or bool(freshness.desynchronized)
+        or bool(freshness.broken_references)
+        or has_changes(outcome.changes)
+    )
     create = settings.comment == CommentMode.ALWAYS or noteworthy
     try:
         done = _upsert(client, number, lambda budget: render.comment(freshness, ctx, **budget) + extra, create)

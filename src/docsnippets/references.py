@@ -387,3 +387,15 @@ def snippets_importing(snippets: Iterable[Snippet], paths: Iterable[str]) -> tup
     """
     modules = [m for path in paths for m in path_modules(path)]
     return tuple(s for s in snippets if any(_touches(ref, m) for ref in imports_of(s) for m in modules))
+
+
+def snippets_to_check(
+    snippets: Iterable[Snippet], touched: Iterable[str], changed: Iterable[str]
+) -> tuple[Snippet, ...]:
+    """What a partial check re-checks: the snippets of the touched files, and those importing
+    a changed, renamed or removed ``.py`` file (in ``changed``)."""
+    snippets = tuple(snippets)
+    files = set(touched)
+    chosen = {s.key: s for s in snippets if s.file in files}
+    chosen.update((s.key, s) for s in snippets_importing(snippets, [p for p in changed if p.endswith(".py")]))
+    return tuple(chosen.values())

@@ -6,6 +6,7 @@ from typing import Any
 
 from .compare import Change, Desync, Report
 from .records import Snippet
+from .references import BrokenReference
 
 
 def ref(snippet: Snippet, sid: str | None = None) -> dict[str, Any]:
@@ -36,6 +37,10 @@ def _desync(d: Desync) -> dict[str, Any]:
     return out
 
 
+def _broken(sid: str, b: BrokenReference) -> dict[str, Any]:
+    return {"file": b.file, "line": b.line, "module": b.module, "name": b.name, "snippet": sid, "reason": b.reason}
+
+
 def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "fresh": report.fresh,
@@ -48,6 +53,7 @@ def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str
         "desynchronized": [_desync(d) for d in report.desynchronized],
         "resynchronized": [_desync(d) for d in report.resynchronized],
         "notices": list(report.notices),
+        "broken_references": [_broken(sid, b) for sid, b in report.broken_references],
     }
     if extra:
         out.update(extra)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .constants import DEFAULT_MANIFEST, CommentMode, FailOn
+from .constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
 
 
 class ActionError(Exception):
@@ -61,7 +61,14 @@ def _boolean(raw: str, name: str) -> bool:
     raise ActionError(f"{name}={raw!r} is not a boolean; use true or false")
 
 
-def _choice(enum: type[FailOn] | type[CommentMode]) -> Parser:
+def _fail_on(raw: str, name: str) -> str:
+    try:
+        return parse_fail_on(raw)
+    except ValueError as exc:
+        raise ActionError(f"{name}={raw!r} {exc}") from None
+
+
+def _choice(enum: type[CommentMode]) -> Parser:
     def parse(raw: str, name: str) -> Any:
         try:
             return enum(raw.lower())
@@ -122,7 +129,7 @@ SOURCES: Mapping[str, Source] = {
     "token": _in("github-token"),
     "manifest": _in("manifest", default=DEFAULT_MANIFEST),
     "config": _in("config"),
-    "fail_on": _in("fail-on", _choice(FailOn), FailOn.STALE),
+    "fail_on": _in("fail-on", _fail_on, FailOn.STALE),
     "comment": _in("comment", _choice(CommentMode), CommentMode.ON_CHANGE),
     "strict_lines": _in("strict-lines", _boolean, "false"),
     "report": _in("report"),
@@ -154,7 +161,7 @@ class Settings:
     token: str = field(repr=False)  # never in a repr, a str or a traceback's locals display
     manifest: str
     config: str
-    fail_on: FailOn
+    fail_on: str  # normalized: stale, desync, references in that order, comma-separated; or never
     comment: CommentMode
     strict_lines: bool
     report: str

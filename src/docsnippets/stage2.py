@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from . import engine
 from . import manifest as mf
-from .compare import Report, compare
+from .compare import Report, compare, limit_desync
 from .config import Config
 from .constants import GITHUB_FILES_CAP, Cause
 from .crosscheck import cross_check, facts_of, stage1_facts
@@ -36,6 +36,12 @@ from .settings import ActionError, Settings
 from .verdict import Verdict
 from .workflow import annotation
 
+# Stage 2 reads the PR through the API, file by file: the modules every snippet imports would
+# cost a request each, beyond its budget, so the reference check is left to stage 1.
+REFERENCES_SKIPPED = (
+    "the snippets' imports were not checked against the code here: this run reads the PR through the API "
+    "and leaves that check to the PR's own run"
+)
 _SHA = re.compile(r"[0-9a-f]{40}")
 _OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
 
@@ -111,6 +117,9 @@ def run_stage2(settings: Settings, checkout: Checkout, out: TextIO, client_facto
         problems.warn(finding.log)
     ctx = comment_context(settings, checkout, pr.head_sha, outcome, fetched.base_missing)
     extra = f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
+    if checkout.config.references:
+        print(annotation("notice", REFERENCES_SKIPPED), file=out)
+        extra += f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
     outcome = set_status(client, settings, pr.head_sha, outcome, out)
     return finish(settings, outcome, ctx, out)
@@ -234,7 +243,7 @@ def judge(settings: Settings, config: Config, fetched: Fetched, error: str | Non
     current = engine.inventory_with(source, config, fetched.read)
     settings_changed = data is not None and data.get("selection") != config.selection()
     freshness = compare(recorded, current, strict_lines=settings.strict_lines, settings_changed=settings_changed)
-    freshness = engine.limit_desync(engine.with_manifest_reasons(freshness, data), fetched.touched)
+    freshness = limit_desync(engine.with_manifest_reasons(freshness, data), fetched.touched)
     changes: Report | None = None
     if fetched.base is not None:
         after = engine.inventory_with(fetched.base, config, fetched.read)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from . import entries as en
 from .compare import Change, Report
-from .constants import FIX_COMMAND
+from .constants import FIX_COMMAND, REFERENCES_FIX
 from .markup import visible
 from .records import Inventory, Snippet
 from .verdict import Verdict, decide
@@ -80,6 +80,8 @@ def _entries(report: Report, cp: en.Counterparts) -> dict[str, list[Entry]]:
         others = "".join(f" <-> {_loc(s)}" for s in d.sides[1:])
         extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
         add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}")
+    for sid, b in report.broken_references:
+        by_file[b.file].append((b.line, f"import   {b.line}  {visible(b.reason)}  ({sid})"))
     return by_file
 
 
@@ -128,4 +130,6 @@ def report_text(
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     if report.desynchronized:
         lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
+    if report.broken_references:
+        lines.append(f"fix: {REFERENCES_FIX}")
     return "\n".join(lines) + "\n"

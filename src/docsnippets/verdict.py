@@ -10,31 +10,42 @@ from dataclasses import dataclass
 from typing import Any
 
 from .compare import Report
-from .constants import Cause, ExitCode, FailOn
+from .constants import Cause, ExitCode, FailOn, parse_fail_on
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The gate's answer for one report under one ``fail-on`` setting."""
+    """The gate's answer for one report under one ``fail-on`` setting (normalized text).
 
-    fail_on: FailOn
+    Unless the gate is off (``never``), a stale manifest always counts; ``desync`` and
+    ``references`` add their findings to what fails the check.
+    """
+
+    fail_on: str
     fresh: bool
     reasons: tuple[str, ...]
     desync: int
     error: str | None = None
     manifest_missing: bool = False
+    references: int = 0
+
+    @property
+    def gate(self) -> frozenset[str]:
+        return frozenset(self.fail_on.split(","))
 
     @property
     def cause(self) -> Cause | None:
-        """Why the gate failed (stale, desync, error), None when it passed.
+        """Why the gate failed (stale, desync, references, error), None when it passed.
 
         A stale manifest outranks an error: a red check that is certainly right beats an
         undecidable one.
         """
-        if not self.fresh and self.fail_on in (FailOn.STALE, FailOn.DESYNC):
+        if not self.fresh and self.stale_enforced:
             return Cause.STALE
-        if self.desync and self.fail_on == FailOn.DESYNC:
+        if self.desync and self.desync_enforced:
             return Cause.DESYNC
+        if self.references and self.references_enforced:
+            return Cause.REFERENCES
         if self.error is not None:
             return Cause.ERROR
         return None
@@ -53,15 +64,23 @@ class Verdict:
 
     @property
     def stale_enforced(self) -> bool:
-        return self.fail_on != FailOn.NEVER
+        return FailOn.NEVER not in self.gate
 
     @property
     def desync_enforced(self) -> bool:
-        return self.fail_on == FailOn.DESYNC
+        return FailOn.DESYNC in self.gate
+
+    @property
+    def references_enforced(self) -> bool:
+        return FailOn.REFERENCES in self.gate
 
     def desync_words(self) -> str:
         n = self.desync
         return f"{n} bilingual example{'s' if n != 1 else ''} out of sync"
+
+    def references_words(self) -> str:
+        n = self.references
+        return f"{n} broken reference{'s' if n != 1 else ''} to the code"
 
     def manifest_words(self) -> str:
         if self.manifest_missing:
@@ -74,6 +93,8 @@ class Verdict:
         found = [self.manifest_words()]
         if self.desync:
             found.append(self.desync_words() + ("" if self.desync_enforced else ", not enforced"))
+        if self.references:
+            found.append(self.references_words() + ("" if self.references_enforced else ", not enforced"))
         if self.error is not None:
             found.append(f"error: {self.error}")
         return f"{head}: {'; '.join(found)} (fail-on {self.fail_on})"
@@ -86,6 +107,7 @@ class Verdict:
             "fail_on": self.fail_on,
             "fresh": self.fresh,
             "desynchronized": self.desync,
+            "broken_references": self.references,
             "error": self.error,
         }
 
@@ -100,15 +122,12 @@ def decide(
     error: str | None = None,
     manifest_missing: bool = False,
 ) -> Verdict:
-    try:
-        mode = FailOn(fail_on)
-    except ValueError:
-        raise ValueError(f"fail-on {fail_on!r} is not one of {', '.join(FailOn)}") from None
     return Verdict(
-        fail_on=mode,
+        fail_on=parse_fail_on(fail_on),
         fresh=freshness.fresh,
         reasons=freshness.reasons,
         desync=len(freshness.desynchronized),
         error=error,
         manifest_missing=manifest_missing,
+        references=len(freshness.broken_references),
     )

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import HEAD
+from tests.support.corpus import CODE, HEAD
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF = 0.0005  # the printed values are rounded to three decimals
@@ -32,6 +32,7 @@ TREE_MODES = [
     "check --changed in-process",
 ]
 SLIME_MODES = ["import markdown_it", "slime check cached", "slime check cold", "slime parse floor"]
+REFERENCE_MODES = ["slime+code check", "slime+code --no-references"]
 # goal label -> (mode, reference mode or None for peak memory, limit)
 GOALS = {
     "1 update / parse-all <= 0.15": ("update", "parse-all", 0.15),
@@ -41,6 +42,7 @@ GOALS = {
     "3 slime check, cached / import markdown_it <= 1.5": ("slime check cached", "import markdown_it", 1.5),
     "3' slime check, cold (no cache)": ("slime check cold", "import markdown_it", 1.5),
     "3'' floor: import + parse those files only": ("slime parse floor", "import markdown_it", 1.5),
+    "5 slime+code check / --no-references <= 1.5": (*REFERENCE_MODES, 1.5),
     "4 update peak RSS <= 150 MB": ("update", None, 150),
     "4 check peak RSS <= 150 MB": ("check", None, 150),
 }
@@ -79,6 +81,7 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently():
     assert done.returncode == 0, done.stdout + done.stderr
     modes, goals = parse(done.stdout)
     expected_modes = TREE_MODES + (SLIME_MODES if HEAD.is_dir() else [])
+    expected_modes += REFERENCE_MODES if HEAD.is_dir() and CODE.is_dir() else []
     assert sorted(modes) == sorted(expected_modes), done.stdout
     for name, (median, low, high, peak_mb) in modes.items():
         assert 0 < low <= median <= high and peak_mb > 0, (name, done.stdout)

@@ -23,6 +23,8 @@ from tests.support.scenario import (
     slime_scenario,
 )
 
+from docsnippets.stage2 import REFERENCES_SKIPPED
+
 PAGE = 3
 FORK = "someone"
 BRANCH = "fix-trace"
@@ -150,10 +152,14 @@ def test_fork_pr_gets_its_comment_and_status_from_stage_2(tmp_path, fake, manife
     assert json.loads(second.host_path(result.outputs["report"]).read_text(encoding="utf-8")) == json.loads(
         fork_pr.host_path(first.outputs["report"]).read_text(encoding="utf-8")
     )
+    # Stage 2 alone says that it left the reference check to stage 1; otherwise the comment is the same.
+    assert f"::notice::{REFERENCES_SKIPPED}" in result.stdout
+    stage2_body = comment.body
     fork_pr.head_repo = REPO  # as if the PR came from a branch of the repository
     same = fork_pr.run()
-    assert "PR comment unchanged" in same.stdout, same.stdout
-    assert [c.id for c in fake.comments(REPO, 42)] == [comment.id]
+    assert "PR comment updated" in same.stdout, same.stdout
+    [own] = fake.comments(REPO, 42)
+    assert own.id == comment.id and stage2_body == own.body + f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
 
     # A rerun on the same commit: the comment stays, in place, and costs the budget.
     fake.reset_log()

@@ -147,3 +147,90 @@ def test_error_is_one_verdict_too(tmp_path, fake):
     assert any(a.startswith("::error") and "could not decide" in a for a in result.annotations)
     report = json.loads(scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
     assert report["verdict"]["cause"] == "error" and report["verdict"]["exit_code"] == 2
+
+
+# --- fail-on as a list: broken references ------------------------------------------------------
+
+EN_IMPORT = "# Guide\n\n```python\nfrom pkg.mod import run\n\nasync def hook(args):\n    return await run(args)\n```\n"
+ZH_IMPORT = "# 指南\n\n```python\nfrom pkg.mod import run\n\nasync def hook(args):\n    return await run(args)\n```\n"
+MOD = "async def run(args):\n    return args\n"
+
+
+def code_pr(tmp_path: Path, fake: FakeGitHub, *, fail_on: str, stale: bool = False, desync: bool = False) -> Scenario:
+    """PR #42 renames ``pkg.mod.run``, which both pages import; optionally it also leaves the
+    manifest stale (an edited page) or a pair out of sync (the edit recorded)."""
+    files = {"docs/en/g.md": EN_IMPORT, "docs/zh/g.md": ZH_IMPORT, "pkg/__init__.py": "", "pkg/mod.py": MOD}
+    workspace = write(tmp_path / "workspace", files)
+    base_manifest = _update(workspace)
+    (workspace / "pkg/mod.py").write_text(MOD.replace("def run(", "def start("), encoding="utf-8")
+    listed = [changed("pkg/mod.py")]
+    if stale or desync:
+        (workspace / "docs/zh/g.md").write_text(ZH_IMPORT.replace("run(args)", "run(args, 3)"), encoding="utf-8")
+        listed.append(changed("docs/zh/g.md"))
+        if desync:
+            _update(workspace)
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    repo = fake.add_repo(REPO)
+    repo.add_pull(42, listed)
+    repo.add_file(BASE_SHA, MANIFEST, base_manifest)
+    return Scenario(workspace, runner, fake, inputs={"INPUT_FAIL-ON": fail_on, "INPUT_COMMENT": "always"})
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "shown"),
+    [
+        ("stale,references", "stale,references"),
+        ("references", "references"),
+        (" References, stale", "stale,references"),
+    ],
+)
+def test_broken_references_fail_when_counted(tmp_path, fake, fail_on, shown):
+    scenario = code_pr(tmp_path, fake, fail_on=fail_on)
+    result = scenario.run()
+    body = assert_agree(scenario, result, passed=False, cause="references")
+    title = headline(body)
+    assert f"2 broken references to the code (fail-on {shown})" in title and "itself is fresh" in title
+    assert "#### Broken references (2)" in body and "**To fix:** make each broken import" in body
+    errors = [a for a in result.annotations if a.startswith("::error")]
+    assert {a.split(",endLine")[0] for a in errors} == {
+        "::error file=docs/en/g.md,line=4",
+        "::error file=docs/zh/g.md,line=4",
+    }
+    assert "check failed (references): manifest fresh; 2 broken references to the code" in result.stdout
+
+
+def test_broken_references_are_warnings_under_fail_on_stale(tmp_path, fake):
+    scenario = code_pr(tmp_path, fake, fail_on="stale")
+    result = scenario.run()
+    body = assert_agree(scenario, result, passed=True, cause=None)
+    assert "2 broken references to the code, not enforced (fail-on stale)" in headline(body)
+    assert "#### Broken references (2)" in body and "(not enforced: fail-on stale)" in body
+    assert sum(a.startswith("::warning file=docs/") for a in result.annotations) == 2
+
+
+def test_stale_and_desync_outrank_references(tmp_path, fake):
+    scenario = code_pr(tmp_path, fake, fail_on="stale,references", stale=True)
+    assert_agree(scenario, scenario.run(), passed=False, cause="stale")
+
+
+def test_desync_outranks_references(tmp_path, fake):
+    scenario = code_pr(tmp_path, fake, fail_on="desync,references", desync=True)
+    result = scenario.run()
+    body = assert_agree(scenario, result, passed=False, cause="desync")
+    assert "#### Broken references (2)" in body and "**Then**" not in body.split("Broken references")[0]
+
+
+def test_references_config_off_leaves_nothing_to_fail_on(tmp_path, fake):
+    scenario = code_pr(tmp_path, fake, fail_on="stale,references")
+    (scenario.workspace / ".docsnippets.yml").write_text("references: false\n", encoding="utf-8")
+    scenario.inputs["INPUT_CONFIG"] = ".docsnippets.yml"
+    result = scenario.run()
+    body = assert_agree(scenario, result, passed=True, cause=None)
+    assert "Broken references" not in body
+
+
+def test_never_combined_with_others_is_a_usage_error(tmp_path, fake):
+    scenario = code_pr(tmp_path, fake, fail_on="never,references")
+    result = scenario.run()
+    assert result.code == 2 and "combines never with other values" in result.stdout + result.stderr

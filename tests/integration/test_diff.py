@@ -207,3 +207,35 @@ def test_markdown_equals_the_pr_comment(repo, capsys, fail_on):
         result = scenario.run()
         assert result.code == local[0]
         assert _unlinked(scenario.comments()[0]) == _unlinked(local[1])
+
+
+IMPORTING = "# Guide\n\n```python\nfrom pkg.mod import run\n\nasync def hook(args):\n    return await run(args)\n```\n"
+
+
+def test_diff_checks_references_at_a_ref_and_in_the_work_tree(make_tree, capsys):
+    """At HEAD (read from git blobs) and in the work tree, the head's code decides."""
+    root = make_tree(
+        {"docs/en/g.md": IMPORTING, "docs/zh/g.md": IMPORTING, "pkg/__init__.py": "", "pkg/mod.py": "def run(a):\n"},
+        "refs",
+    )
+    (root / "pkg/mod.py").write_text("def run(a):\n    return a\n", encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    update(root)
+    commit_all(root, "docs and code")
+    git(root, "checkout", "-q", "-b", "feature")
+    git(root, "mv", "pkg/mod.py", "pkg/moved.py")
+    commit_all(root, "move the module")
+    for head in (["HEAD"], []):
+        code, out, _ = run(
+            capsys, "diff", "main", *head, "--root", str(root), "--format", "json", "--fail-on", "references"
+        )
+        data = json.loads(out)
+        assert code == 1 and data["verdict"]["cause"] == "references", (head, out)
+        assert [(b["file"], b["line"], b["module"], b["name"]) for b in data["broken_references"]] == [
+            ("docs/en/g.md", 4, "pkg.mod", None),
+            ("docs/zh/g.md", 4, "pkg.mod", None),
+        ]
+        code, out, _ = run(
+            capsys, "diff", "main", *head, "--root", str(root), "--fail-on", "references", "--no-references"
+        )
+        assert code == 0 and "broken" not in out

@@ -33,6 +33,7 @@ LAYERS: list[set[str]] = [
     {"annotate", "outcome", "crosscheck"},
     {"pr_flow"},
     {"stage2"},
+    {"cli_output"},
     {"action", "cli"},
 ]
 RANK = {name: n for n, layer in enumerate(LAYERS) for name in layer}

@@ -412,3 +412,23 @@ def test_any_body_gives_imports_inside_it(code_tree: Path, parts: list[str]) -> 
     assert all(ref.module and not ref.module.startswith(".") for ref in refs)
     for broken in check_references([snippet(body)], DirectoryFiles(code_tree)):
         assert broken.module.split(".")[0] == "pkg"
+
+
+def test_comment_shows_a_broken_reference_escaped_and_linked_to_its_line():
+    from dataclasses import replace
+
+    from docsnippets import render
+    from docsnippets.compare import compare
+    from docsnippets.records import Inventory
+    from docsnippets.references import BrokenReference
+
+    hostile = snippet("from pkg.mod import gone\n", "docs/@team <b>`x`</b>.md")
+    found = BrokenReference(hostile.file, FIRST, "pkg.mod", "gone", "pkg.mod defines no name gone", hostile)
+    empty = Inventory((), (), ())
+    report = replace(compare(empty, empty), broken_references=(("snip-0123456789ab", found),))
+    links = render.Links("https://github.com", "o/r", "c" * 40)
+    body = render.comment(report, render.CommentContext(marker="<!-- m -->", links=links))
+    section = body.split("#### Broken references (1)")[1]
+    assert f"``docs/@team <b>`x`</b>.md:{FIRST}``" in section
+    assert f"/blob/{'c' * 40}/docs/%40team%20%3Cb%3E%60x%60%3C/b%3E.md#L{FIRST}-L{FIRST}" in section
+    assert "`snip-0123456789ab`" in section and "`pkg.mod` defines no name gone" in section

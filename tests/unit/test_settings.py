@@ -36,7 +36,14 @@ def test_an_empty_status_context_switches_the_status_off():
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"INPUT_FAIL-ON": "sometimes"}, "input fail-on='sometimes' is not one of stale, desync, never"),
+        (
+            {"INPUT_FAIL-ON": "sometimes"},
+            "input fail-on='sometimes' is not one of stale, desync, references, never, nor a list of them",
+        ),
+        (
+            {"INPUT_FAIL-ON": "never,stale"},
+            "input fail-on='never,stale' combines never with other values; never turns the gate off, pass it alone",
+        ),
         ({"INPUT_COMMENT": "loud"}, "input comment='loud' is not one of on-change, always, never"),
         ({"INPUT_STRICT-LINES": "maybe"}, "input strict-lines='maybe' is not a boolean; use true or false"),
         ({"DOCSNIPPETS_HTTP_TIMEOUT": "soon"}, "DOCSNIPPETS_HTTP_TIMEOUT='soon' is not a number"),

@@ -1,0 +1,53 @@
+"""What ``check`` and ``diff`` print: the report in the chosen format, warnings on standard error."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import render
+from .compare import Report
+from .config import Config
+from .pairs import pairing_hint
+from .records import Inventory
+from .textreport import report_text
+from .tree import exists_markdown
+from .verdict import Verdict
+
+
+def warn(message: str) -> None:
+    print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
+
+
+def warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
+    hint = pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
+    if hint:
+        warn(hint)
+
+
+def write_report(
+    out: TextIO,
+    fmt: str,
+    report: Report,
+    verdict: Verdict,
+    *,
+    manifest: Path,
+    manifest_missing: bool,
+    ctx: render.CommentContext | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """The report in the chosen format; markdown is the PR comment's body, without its marker."""
+    if fmt == "json":
+        data = render.report_json(report, {"manifest": str(manifest), "verdict": verdict.as_json(), **(extra or {})})
+        json.dump(data, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    elif fmt == "markdown":
+        base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
+        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
+        out.write(render.comment(report, ctx).lstrip())
+    else:
+        changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
+        out.write(report_text(report, str(manifest), verdict, changes, inventory))
