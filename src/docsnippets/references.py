@@ -38,9 +38,8 @@ Names bound only by ``globals()``, ``setattr``, ``exec`` or ``sys.modules`` tric
 seen, nor names captured by ``match`` patterns; ``del`` is ignored (a deleted name still
 counts as defined), and so is the condition of a block (a name imported under
 ``if TYPE_CHECKING:`` counts although it is absent at run time). Compiled extension modules
-and ``.pyi`` stubs are not looked at. Only the root and ``src/`` are searched for packages.
-Each module is read and parsed at most once per :func:`check_references` call, only if a
-snippet imports (or star-imports through) it.
+and ``.pyi`` stubs are not looked at; only the root and ``src/`` are searched for packages.
+Each module is parsed at most once per call, and only if a snippet imports (or star-imports through) it.
 """
 
 from __future__ import annotations
