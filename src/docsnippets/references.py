@@ -380,11 +380,11 @@ def _touches(ref: ImportRef, module: str) -> bool:
 
 
 def snippets_importing(snippets: Iterable[Snippet], paths: Iterable[str]) -> tuple[Snippet, ...]:
-    """The snippets whose imports a change to ``paths`` (Python files, '/'-separated) can affect.
-
-    Importing a parent package counts: its ``__init__`` may re-export from the changed module.
-    """
+    """The snippets whose imports a change to ``paths`` (Python files, '/'-separated) can affect;
+    importing a parent package counts, as its ``__init__`` may re-export from the changed module."""
     modules = [m for path in paths for m in path_modules(path)]
+    if not modules:  # no code changed: no snippet's imports need reading
+        return ()
     return tuple(s for s in snippets if any(_touches(ref, m) for ref in imports_of(s) for m in modules))
 
 
