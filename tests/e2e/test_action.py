@@ -10,12 +10,12 @@ from tests.support.corpus import BASE, HEAD
 from tests.support.fake_github import FORBIDDEN_INTEGRATION, FakeGitHub
 from tests.support.scenario import (
     MANIFEST,
+    PAGE,
     REPO,
     TOKEN,
     Scenario,
     check_fixed_outcome,
     check_stale_outcome,
-    manifest_of,
     slime_scenario,
     subprocess_runner,
 )
@@ -24,22 +24,6 @@ from docsnippets.annotate import annotations
 from docsnippets.github_pr import COMMENT_MARKER
 from docsnippets.settings import Settings
 from docsnippets.verdict import decide
-
-PAGE = 3
-
-
-@pytest.fixture
-def fake():
-    with FakeGitHub(token=TOKEN, max_page_size=PAGE) as server:
-        yield server
-
-
-@pytest.fixture
-def manifests(tmp_path_factory):
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
-    tmp = tmp_path_factory.mktemp("manifests")
-    return {"base": manifest_of(BASE, tmp), "head": manifest_of(HEAD, tmp)}
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tests.support.corpus import CODE, HEAD, copy_tree, need
 from tests.support.fake_github import FakeGitHub, changed
-from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, TOKEN, Scenario
+from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario
 
 from docsnippets.cli import main
 from docsnippets.github_pr import COMMENT_MARKER
@@ -146,12 +146,6 @@ def test_config_turns_the_check_off_and_names_packages(slime, capsys):
 
 
 # --- a code-only pull request through the Action ----------------------------------------------
-
-
-@pytest.fixture
-def fake():
-    with FakeGitHub(token=TOKEN, max_page_size=3) as server:
-        yield server
 
 
 def code_only_pr(slime: Path, tmp_path: Path, fake: FakeGitHub, fail_on: str) -> Scenario:

@@ -15,17 +15,16 @@ from tests.support.scenario import (
     BASE_SHA,
     HEAD_SHA,
     MANIFEST,
+    PAGE,
     REPO,
     TOKEN,
     Result,
     Scenario,
-    manifest_of,
     slime_scenario,
 )
 
 from docsnippets.stage2 import REFERENCES_SKIPPED
 
-PAGE = 3
 FORK = "someone"
 BRANCH = "fix-trace"
 FIXED_SHA = "9" * 40
@@ -33,20 +32,6 @@ FIXED_SHA = "9" * 40
 
 def pages(n: int) -> int:
     return max(1, math.ceil(n / PAGE))
-
-
-@pytest.fixture
-def fake():
-    with FakeGitHub(token=TOKEN, max_page_size=PAGE) as server:
-        yield server
-
-
-@pytest.fixture
-def manifests(tmp_path_factory):
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
-    tmp = tmp_path_factory.mktemp("manifests")
-    return {"base": manifest_of(BASE, tmp), "head": manifest_of(HEAD, tmp)}
 
 
 def workflow_run(head_sha: str, owner: str = FORK, branch: str = BRANCH) -> dict:

@@ -20,6 +20,7 @@ from tests.support.fake_github import FakeGitHub, changed
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "ghs_secretTOKENvalue1234567890"
+PAGE = 3  # the fake API's page size in the end-to-end tests: small, so that paging is exercised
 REPO = "THUDM/slime"
 BASE_SHA = "44d29ee59dfa1489c369937779cbbdb1798ce701"
 HEAD_SHA = "624b824a898ab0ec1fcb4d373004c7f3852bf515"
