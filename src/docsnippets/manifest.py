@@ -24,7 +24,6 @@ from .constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
 from .fileio import NotRegularFile, read_regular, write_atomic
 from .manifest_io import (
     ManifestError,
-    check_entry,
     dumps,
     fail,
     permalink,
@@ -231,12 +230,7 @@ def validate(data: Any, where: str, *, schema_checked: bool = False) -> None:
         return
     if not isinstance(data.get("selection"), dict):
         raise bad("'selection' is missing or not a dict")
-    source = validate_source(data.get("source"), bad)
-
-    def common(at: str, entry: dict[str, Any]) -> None:
-        check_entry(at, entry, source, bad)
-
-    schema1.validate(data, bad, common)
+    schema1.validate(data, bad, validate_source(data.get("source"), bad))
 
 
 def read(path: Path) -> str | None:

@@ -7,10 +7,13 @@ and a base branch's schema-1 manifest still tells the Action what a pull request
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from .constants import PAIR_RELATIONS, Relation, Status
 from .fences import sha256_text
+from .manifest_io import permalink_of
 from .records import Inventory, Pair, Snippet, snippet_from
 
 _FIELDS: dict[str, type] = {
@@ -25,14 +28,15 @@ _FIELDS: dict[str, type] = {
     "body": str,
     "body_sha256": str,
 }
+_STATUSES = tuple(Status)
 _SNIPPET_ID = re.compile(r"DOC-[0-9]{3,}")
 _PAIR_ID = re.compile(r"PAIR-[0-9]{2,}")
 
 
-def validate(data: dict[str, Any], fail: Any, common: Any) -> None:
+def validate(data: dict[str, Any], fail: Callable[[str], Exception], source: dict[str, Any] | None) -> None:
     """Check a schema-1 manifest well enough to rebuild its inventory; ``fail(msg)`` raises.
 
-    ``common(at, entry)`` checks what both schemas share (paths, lines, status, hashes).
+    ``source`` is the manifest's checked ``source`` object, which decides every permalink.
     """
     for key in ("snippets", "pairs"):
         if not isinstance(data.get(key), list):
@@ -49,12 +53,10 @@ def validate(data: dict[str, Any], fail: Any, common: Any) -> None:
         if entry["id"] in ids or not _SNIPPET_ID.fullmatch(entry["id"]):
             raise fail(f"{at}.id {entry['id']!r} is duplicated or not of the form DOC-001")
         ids.add(entry["id"])
-        common(at, entry)
+        _check_entry(at, entry, source, fail)
         other = places.setdefault((entry["file"], entry["fence_lines"][0]), entry["id"])
         if other != entry["id"]:
             raise fail(f"{at}: {entry['id']} and {other} are the same fence of {entry['file']}")
-        if sha256_text(entry["body"]) != entry["body_sha256"] or entry["status"] not in tuple(Status):
-            raise fail(f"{at}: body_sha256 or status is not valid")
     paired: set[str] = set()
     for n, entry in enumerate(data["pairs"]):
         members = entry.get("snippets") if isinstance(entry, dict) else None
@@ -69,6 +71,50 @@ def validate(data: dict[str, Any], fail: Any, common: Any) -> None:
         ):
             raise fail(f"pairs[{n}] must name two snippet ids of this manifest and a relation")
         paired.update(members)
+
+
+def _line_range(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
+    )
+
+
+def _safe_path(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    p = PurePosixPath(value)
+    return bool(value) and not p.is_absolute() and ".." not in p.parts and "\\" not in value and "\0" not in value
+
+
+def _check_entry(
+    at: str, entry: dict[str, Any], source: dict[str, Any] | None, bad: Callable[[str], Exception]
+) -> None:
+    """One entry, its field types already checked: a safe path, lines, hash, status, permalink."""
+    if not _safe_path(entry["file"]):
+        raise bad(f"{at}.file {entry['file']!r} must be a relative path without '..'")
+    for key in ("fence_lines", "code_lines"):
+        if not _line_range(entry[key]):
+            raise bad(f"{at}.{key} must be two line numbers >= 1")
+    (fence_first, fence_last), (code_first, code_last) = entry["fence_lines"], entry["code_lines"]
+    if code_first != fence_first + 1 or not code_first - 1 <= code_last <= fence_last:
+        raise bad(f"{at}.code_lines must lie just inside its fence_lines")
+    for key, kind in (("status_message", str), ("status_line", int)):
+        value = entry.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise bad(f"{at}.{key} must be null or a {kind.__name__}")
+    if "permalink" in entry and entry["permalink"] != permalink_of(source, entry):
+        raise bad(f"{at}.permalink is not the one its source and lines give")
+    if sha256_text(entry["body"]) != entry["body_sha256"]:
+        raise bad(f"{at}.body_sha256 does not match its body (edited by hand?)")
+    if entry["status"] not in _STATUSES:
+        raise bad(f"{at}.status {entry['status']!r} is not one of {', '.join(_STATUSES)}")
+    if not all(isinstance(m, str) for m in entry["markers"] + entry["modules"]):
+        raise bad(f"{at}: markers and modules must be strings")
+    cf = entry.get("counterpart_file")
+    if cf is not None and not _safe_path(cf):
+        raise bad(f"{at}.counterpart_file must be null or a relative path")
 
 
 def entries(data: dict[str, Any]) -> list[dict[str, Any]]:
