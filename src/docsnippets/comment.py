@@ -195,7 +195,7 @@ def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> 
         return _section("Why the manifest is stale", [], [], short)
     renames = set(move_reasons(freshness.moved))
     moves = [r for r in verdict.reasons if r in renames]
-    items = [f"- {plain(r)}" for r in verdict.reasons if r not in moves]
+    items = [f"- {plain(r)}" for r in verdict.reasons if r not in renames]
     if moves:
         n = sum(1 for c in freshness.moved if c.before.file != c.after.file)
         m = en.moves(freshness)

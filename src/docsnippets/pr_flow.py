@@ -157,6 +157,11 @@ def changed_paths(client: Any, pr: PullRequest, problems: Problems) -> list[str]
             file=problems.out,
         )
         return None
+    return both_names(files)
+
+
+def both_names(files: Sequence[Any]) -> list[str]:
+    """Every path a PR's file list names: a rename changes its old path as well as its new one."""
     return sorted({n for f in files for n in (f.filename, f.previous_filename) if n})
 
 
@@ -177,12 +182,8 @@ def base_comparison(
     problems: Problems,
 ) -> BaseComparison:
     """The base manifest against the head's docs: what this PR adds, removes, changes, moves."""
-    from .github_pr import GitHubError
-
-    try:
-        text = client.file_at(settings.manifest, pr.base_sha)
-    except GitHubError as exc:
-        problems.failed(exc, "the comment will not show what this PR changes")
+    text, readable = base_text(client, settings, pr, problems)
+    if not readable:
         return BaseComparison(None, False)
     base = base_inventory(text, settings, problems)
     if base is None:
@@ -195,6 +196,17 @@ def base_comparison(
     )
     changes = compare(base, current, strict_lines=settings.strict_lines, touched=touched)
     return BaseComparison(changes, text is None)
+
+
+def base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:
+    """The base manifest's text (None: the base has none) and whether it could be read."""
+    from .github_pr import GitHubError
+
+    try:
+        return client.file_at(settings.manifest, pr.base_sha), True
+    except GitHubError as exc:
+        problems.failed(exc, "the comment will not show what this PR changes")
+        return None, False
 
 
 def base_inventory(text: str | None, settings: Settings, problems: Problems) -> Inventory | None:

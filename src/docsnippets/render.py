@@ -10,16 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .comment import CommentContext, verdict_of
+from .comment import CommentContext
 from .compare import Report
-from .constants import COMMENT_BUDGET, FIX_COMMAND
-from .markup import Links, code_span, fenced, location, plain, visible, visible_block
-from .report_data import ref, report_json
+from .constants import COMMENT_BUDGET
+from .markup import Links, code_span, fenced, visible, visible_block
+from .report_data import report_json
 from .templating import TemplateError
 
 __all__ = [
-    "COMMENT_BUDGET",
-    "FIX_COMMAND",
     "CommentContext",
     "Links",
     "TemplateError",
@@ -27,11 +25,7 @@ __all__ = [
     "code_span",
     "comment",
     "fenced",
-    "location",
-    "plain",
-    "ref",
     "report_json",
-    "verdict_of",
     "visible",
     "visible_block",
 ]

@@ -26,6 +26,8 @@ from .pr_flow import (
     Problems,
     PullRequest,
     base_inventory,
+    base_text,
+    both_names,
     comment_context,
     post_comment,
     read_event,
@@ -141,9 +143,9 @@ def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, prob
     gone = {f.previous_filename for f in files if f.previous_filename} | {
         f.filename for f in files if f.status == "removed"
     }
-    changed = tuple(sorted({n for f in files for n in (f.filename, f.previous_filename) if n}))
-    base_text, base_ok = _base_text(client, settings, pr, problems)
-    base = base_inventory(base_text, settings, problems) if base_ok else None
+    changed = tuple(both_names(files))
+    text, base_ok = base_text(client, settings, pr, problems)
+    base = base_inventory(text, settings, problems) if base_ok else None
     recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
     wanted = _with_counterparts(changed, config) | _suspects(recorded, base, settings.manifest in changed)
     try:
@@ -151,7 +153,7 @@ def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, prob
     except GitHubError as exc:
         raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
     touched = _touched(changed, config, read, recorded)
-    return Fetched(changed, head_manifest, base, base_ok and base_text is None, touched, read)
+    return Fetched(changed, head_manifest, base, base_ok and text is None, touched, read)
 
 
 def _manifest_at(client: Any, name: str, sha: str) -> dict[str, Any] | None:
@@ -163,17 +165,6 @@ def _manifest_at(client: Any, name: str, sha: str) -> dict[str, Any] | None:
         return mf.parse(raw.decode("utf-8-sig"), where)
     except UnicodeDecodeError:
         raise mf.ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on the branch") from None
-
-
-def _base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:
-    """The base manifest's text (None: the base has none) and whether it could be read."""
-    from .github_pr import GitHubError
-
-    try:
-        return client.file_at(settings.manifest, pr.base_sha), True
-    except GitHubError as exc:
-        problems.failed(exc, "the comment will not show what this PR changes")
-        return None, False
 
 
 def _selected(path: str, config: Config) -> bool:
