@@ -13,14 +13,16 @@ one line on stderr when the reference or the file is not acceptable.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
+
+# The checkout's own atomic writer (stdlib only), so the release needs no install of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from docsnippets.fileio import write_atomic
 
 _HOST = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::[0-9]{1,5})?"
 _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
@@ -83,18 +85,6 @@ def pin(text: str, ref: str, name: str = "action.yml") -> str:
     return result
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 2:
@@ -116,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pin_action: {exc}", file=sys.stderr)
         return 2
     if result != text:
-        _write_atomic(path, result.encode("utf-8"))
+        write_atomic(path, result.encode("utf-8"))
     print(f"pin_action: {path}: runs.image is {ref}")
     return 0
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import CODE, HEAD, copy_tree, need
+from tests.support.corpus import HEAD, copy_tree, docs_with_code, need
 from tests.support.fake_github import FakeGitHub, changed
 from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario
 
@@ -25,15 +24,7 @@ LANGUAGES = ("docs/en/", "docs/zh/")
 @pytest.fixture
 def slime(tmp_path: Path) -> Path:
     """Slime's docs with its code laid over them, and a manifest written by `update`."""
-    root = copy_tree(need(HEAD), tmp_path / "slime")
-    for item in need(CODE).iterdir():
-        target = root / item.name
-        if item.is_dir():
-            shutil.copytree(item, target, dirs_exist_ok=True)
-        else:
-            shutil.copy(item, target)
-    for p in [root, *root.rglob("*")]:
-        p.chmod(p.stat().st_mode | 0o200)
+    root = docs_with_code(tmp_path / "slime")
     assert main(["update", "--root", str(root), "--no-cache"], out=open("/dev/null", "w")) == 0  # noqa: SIM115
     return root
 

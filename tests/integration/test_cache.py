@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.child_check import check_imports
 
 from docsnippets import cache as cache_mod
 from docsnippets import engine, fences
@@ -293,19 +294,8 @@ def test_a_cached_check_never_imports_markdown_it(make_tree, tmp_path):
     env = {"DOCSNIPPETS_CACHE_DIR": str(tmp_path / "c"), "PATH": "/usr/bin:/bin"}
     assert main(["update", "--root", str(root)], environ=env, out=open(os.devnull, "w")) == 0  # noqa: SIM115
 
-    def imports_parser(*flags: str) -> bool:
-        code = (
-            "import sys; from docsnippets.cli import main; "
-            f"rc = main(['check', '--root', {str(root)!r}, *{list(flags)!r}]); "
-            "print('markdown_it' in sys.modules, rc)"
-        )
-        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
-        flag, rc = done.stdout.split()[-2:]
-        assert rc == "0", done.stdout + done.stderr
-        return flag == "True"
-
-    assert not imports_parser()
-    assert imports_parser("--no-cache")
+    assert check_imports(root, env, "markdown_it") == (False, "0")
+    assert check_imports(root, env, "markdown_it", "--no-cache") == (True, "0")
 
 
 def test_an_entry_that_is_not_a_regular_file_is_a_miss(make_tree, tmp_path):

@@ -160,13 +160,17 @@ def test_plain_merge_of_new_files_on_both_sides_is_clean(tmp_path):
     assert check(repo, "--strict-lines")[0] == 0
 
 
-def test_driver_merges_changes_to_different_snippets_of_one_file(tmp_path):
-    repo = init(tmp_path / "r", {"guide.md": page(A, B, C)})
-    with_driver(repo)
-    # left adds an example at the top (moving every other one), right edits the last one.
+def _two_edits_of_one_file(repo) -> None:
+    """left adds an example at the top (moving every other one), right edits the last one."""
     branch(repo, "left", {"guide.md": page(NEW, A, B, C)})
     branch(repo, "right", {"guide.md": page(A, B, C.replace("fc(3)", "fc(3, retries=2)\n    await log()"))})
     git(repo, "checkout", "-q", "-b", "merged", "left")
+
+
+def test_driver_merges_changes_to_different_snippets_of_one_file(tmp_path):
+    repo = init(tmp_path / "r", {"guide.md": page(A, B, C)})
+    with_driver(repo)
+    _two_edits_of_one_file(repo)
     done = git(repo, "merge", "-q", "--no-edit", "right", check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     code, report = check(repo, "--strict-lines")
@@ -176,9 +180,7 @@ def test_driver_merges_changes_to_different_snippets_of_one_file(tmp_path):
 def test_plain_merge_of_one_file_conflicts_without_the_driver(tmp_path):
     # The reason the driver exists: the same changes as above, no driver configured.
     repo = init(tmp_path / "r", {"guide.md": page(A, B, C)})
-    branch(repo, "left", {"guide.md": page(NEW, A, B, C)})
-    branch(repo, "right", {"guide.md": page(A, B, C.replace("fc(3)", "fc(3, retries=2)\n    await log()"))})
-    git(repo, "checkout", "-q", "-b", "merged", "left")
+    _two_edits_of_one_file(repo)
     done = git(repo, "merge", "-q", "--no-edit", "right", check=False)
     assert done.returncode != 0 and M in done.stdout + done.stderr
 

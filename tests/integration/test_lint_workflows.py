@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".ci" / "lint_workflows.py"
 PINNED_CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("lint_workflows", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-lint = _load()
+lint = load_script(".ci/lint_workflows.py", "lint_workflows")
 needs_linters = pytest.mark.skipif(
     shutil.which("zizmor") is None or shutil.which("check-jsonschema") is None,
     reason="zizmor and check-jsonschema are not installed (.ci/run installs them)",

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.child_check import check_imports
 
 from docsnippets import cache as cache_mod
 from docsnippets import engine, manifest_check
@@ -157,14 +158,7 @@ def test_a_new_salt_misses(make_tree, tmp_path, monkeypatch):
 
 
 def _imports_jsonschema(root: Path, env: dict[str, str], *flags: str) -> tuple[bool, str]:
-    code = (
-        "import sys; from docsnippets.cli import main; "
-        f"rc = main(['check', '--root', {str(root)!r}, *{list(flags)!r}]); "
-        "print('jsonschema' in sys.modules, rc)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
-    flag, rc = done.stdout.split()[-2:]
-    return flag == "True", rc
+    return check_imports(root, env, "jsonschema", *flags)
 
 
 def test_a_cached_check_never_imports_jsonschema(make_tree, tmp_path):

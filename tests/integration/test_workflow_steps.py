@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".ci" / "run_workflow_steps.py"
@@ -29,15 +29,7 @@ jobs:
 """
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("run_workflow_steps", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-steps_mod = _load()
+steps_mod = load_script(".ci/run_workflow_steps.py", "run_workflow_steps")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

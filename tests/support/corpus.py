@@ -37,6 +37,16 @@ def copy_tree(src: Path, dst: Path) -> Path:
     return dst
 
 
+def docs_with_code(dst: Path) -> Path:
+    """A writable copy of Slime's docs with its Python packages laid over them: the repository
+    as the reference check sees it."""
+    copy_tree(need(HEAD), dst)
+    shutil.copytree(need(CODE), dst, dirs_exist_ok=True)
+    for p in dst.rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    return dst
+
+
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write each relative path's text (UTF-8, line endings kept) or bytes under root."""
     for rel, content in files.items():

@@ -3,7 +3,6 @@ then parsed back into an element tree so tests can assert its structure."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from html.parser import HTMLParser
 from types import ModuleType
@@ -12,7 +11,7 @@ from typing import ClassVar
 import cmarkgfm
 
 from docsnippets.constants import COMMENT_BUDGET
-from tests.support.corpus import REPO
+from tests.support.scripts import load_script
 
 ALLOWED = {"h3", "h4", "p", "ul", "li", "a", "code", "pre", "details", "summary", "strong", "em"}
 ALLOWED |= {"table", "thead", "tbody", "tr", "th", "td"}
@@ -108,8 +107,4 @@ def visible_items(root: Node) -> list[Node]:
 
 def sample_comment() -> ModuleType:
     """bench/sample_comment.py, the script that writes README's sample comment."""
-    spec = importlib.util.spec_from_file_location("sample_comment", REPO / "bench" / "sample_comment.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/sample_comment.py", "sample_comment")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / ".ci" / "pin_action.py"
@@ -16,15 +16,7 @@ DIGEST_REF = "docker://ghcr.io/owner/docsnippets@sha256:" + "0123456789abcdef" *
 TAG_REF = "docker://ghcr.io/owner/docsnippets:v1.2.3"
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("pin_action", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-pin_action = _load()
+pin_action = load_script(".ci/pin_action.py", "pin_action")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,6 @@ running interpreter.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.scripts import load_script
 
 from docsnippets import extract, tree
 from docsnippets.config import Config
@@ -28,12 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_generator():
-    spec = importlib.util.spec_from_file_location("bench_generate", ROOT / "bench" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/generate.py", "bench_generate")
 
 
 def same(data: bytes, config: Config | None = None) -> tuple[list, list]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
-import stat
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.support.corpus import CODE, need
+from tests.support.corpus import docs_with_code
 
 from docsnippets import modules
 from docsnippets.config import Config
@@ -318,12 +316,8 @@ def test_import_refs_of_a_snippet_use_file_lines() -> None:
 
 
 @pytest.fixture
-def slime_repo(head_tree: Path) -> Path:
-    root = head_tree
-    shutil.copytree(need(CODE), root, dirs_exist_ok=True)
-    for p in root.rglob("*"):
-        p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    return root
+def slime_repo(tmp_path: Path) -> Path:
+    return docs_with_code(tmp_path / "head")
 
 
 def _check(root: Path, packages: tuple[str, ...] = ()) -> set[tuple[str, int, str, str | None]]:
