@@ -12,7 +12,7 @@ def main(argv: list[str]) -> int:
         from docsnippets.cli import main as cli
 
         return cli(argv)
-    from docsnippets.action import main as action
+    from docsnippets.github.action import main as action
 
     return action()
 

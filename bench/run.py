@@ -325,7 +325,7 @@ def tree_modes(python: str, tree: Path, manifest: Path, upd: Path, changed: list
 def parsed_by_check(corpus: Path) -> list[str]:
     """The files a check of ``corpus`` parses: those the prefilter lets through."""
     from docsnippets.config import Config
-    from docsnippets.extract import may_contain_snippet
+    from docsnippets.snippets.extract import may_contain_snippet
 
     config = Config()
     names = sorted(p for p in corpus.rglob("*") if p.is_file() and config.is_markdown(p.name))

@@ -14,11 +14,11 @@ import re
 import sys
 from pathlib import Path
 
-from docsnippets import manifest as mf
-from docsnippets import render
-from docsnippets.compare import compare
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
+from docsnippets.manifest import build as mf
+from docsnippets.report import render
+from docsnippets.report.compare import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from docsnippets.config import Config
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import pair_up
-from docsnippets.records import Inventory, Notice
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import pair_up
+from docsnippets.snippets.records import Inventory, Notice
 from tests.support.corpus import BASE, HEAD, SEED, copy_tree, need, write
 
 TreeMaker = Callable[..., Path]

@@ -35,20 +35,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .classify import code_digest
-from .config import Config
-from .constants import Status
-from .fences import sha256_text
-from .fileio import read_regular, write_atomic
-from .records import Snippet, fence_fields, snippet_from
+from docsnippets import __version__
+from docsnippets.config import Config
+from docsnippets.constants import Status
+from docsnippets.fileio import read_regular, write_atomic
+from docsnippets.snippets.classify import code_digest
+from docsnippets.snippets.fences import sha256_text
+from docsnippets.snippets.records import Snippet, fence_fields, snippet_from
 
 # Bumped whenever the entry layout changes (the code hash would catch it too; this says why).
 CACHE_FORMAT = 1
 # The modules whose code decides an extraction result.
-_EXTRACTION_CODE = ("constants.py", "fences.py", "classify.py", "extract.py", "records.py", "cache.py")
+_EXTRACTION_CODE = (
+    "constants.py",
+    "snippets/fences.py",
+    "snippets/classify.py",
+    "snippets/extract.py",
+    "snippets/records.py",
+    "cache.py",
+)
 # The modules (besides the schema file) whose code decides whether a manifest is valid.
-_MANIFEST_CODE = ("manifest.py", "manifest_io.py", "manifest_check.py", "schema1.py", "records.py", "cache.py")
+_MANIFEST_CODE = (
+    "manifest/build.py",
+    "manifest/io.py",
+    "manifest/check.py",
+    "manifest/schema1.py",
+    "snippets/records.py",
+    "cache.py",
+)
 MANIFEST_FORMAT = 1
 # The installed jsonschema modules that decide what the schema accepts.
 _JSONSCHEMA_CODE = ("validators.py", "_keywords.py", "_format.py", "_types.py", "_utils.py")
@@ -119,7 +133,8 @@ def manifest_salt() -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps([MANIFEST_FORMAT, __version__, sys.implementation.name, sys.version]).encode())
     here = Path(__file__).resolve().parent
-    for path in (here / "schema" / "documentation-snippets.schema.json", *(here / n for n in _MANIFEST_CODE)):
+    schema = here / "manifest" / "schema" / "documentation-snippets.schema.json"
+    for path in (schema, *(here / n for n in _MANIFEST_CODE)):
         code = path.read_bytes()
         digest.update(b"%d:" % len(code) + code)
     digest.update(_jsonschema_fingerprint())

@@ -10,8 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .constants import CONFIG_FILENAMES
-from .fileio import NotRegularFile, read_regular
+from docsnippets.constants import CONFIG_FILENAMES
+from docsnippets.fileio import NotRegularFile, read_regular
 
 DEFAULT_LANGUAGES = ("python", "python3", "py")
 DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")

@@ -11,16 +11,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import manifest as mf
-from .compare import Report, compare, limit_desync
-from .config import Config
-from .extract import Memo, snippets_from_bytes
-from .fileio import write_atomic
-from .modules import DirectoryFiles
-from .pairs import Settled, pair_up
-from .records import Inventory, Notice, Snippet
-from .references import BrokenReference, ModuleFiles, check_references, snippets_to_check
-from .tree import TreeError, exists_markdown, markdown_files, read_listed
+from docsnippets.config import Config
+from docsnippets.fileio import write_atomic
+from docsnippets.manifest import build as mf
+from docsnippets.references.check import BrokenReference, ModuleFiles, check_references, snippets_to_check
+from docsnippets.references.modules import DirectoryFiles
+from docsnippets.report.compare import Report, compare, limit_desync
+from docsnippets.snippets.extract import Memo, snippets_from_bytes
+from docsnippets.snippets.pairs import Settled, pair_up
+from docsnippets.snippets.records import Inventory, Notice, Snippet
+from docsnippets.tree import TreeError, exists_markdown, markdown_files, read_listed
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from .config import Config
-from .records import Notice
+from docsnippets.config import Config
+from docsnippets.snippets.records import Notice
 
 # What pathlib's is_symlink()/is_file() swallow as "no such file" (Python 3.11 pathlib._IGNORED_*).
 _ABSENT_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})

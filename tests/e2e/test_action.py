@@ -20,10 +20,10 @@ from tests.support.scenario import (
     subprocess_runner,
 )
 
-from docsnippets.annotate import annotations
-from docsnippets.github_pr import COMMENT_MARKER
-from docsnippets.settings import Settings
-from docsnippets.verdict import decide
+from docsnippets.github.annotate import annotations
+from docsnippets.github.client import COMMENT_MARKER
+from docsnippets.github.settings import Settings
+from docsnippets.report.verdict import decide
 
 
 @pytest.fixture
@@ -209,10 +209,10 @@ def test_settings_read_inputs_as_the_runner_passes_them(tmp_path):
 
 
 def test_annotations_escape_and_limit():
-    from docsnippets.compare import compare
     from docsnippets.config import Config
-    from docsnippets.extract import snippets_from_text
-    from docsnippets.pairs import pair_up
+    from docsnippets.report.compare import compare
+    from docsnippets.snippets.extract import snippets_from_text
+    from docsnippets.snippets.pairs import pair_up
 
     files = {f"d,{i}:x.md": "```py\nawait f()\n```\n" for i in range(15)}
     after = pair_up([s for p, t in files.items() for s in snippets_from_text(p, t, Config())], set(files), Config())

@@ -13,7 +13,7 @@ from tests.support.fake_github import FakeGitHub, changed
 from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario
 
 from docsnippets.cli import main
-from docsnippets.github_pr import COMMENT_MARKER
+from docsnippets.github.client import COMMENT_MARKER
 
 TYPES = "slime/utils/types.py"
 TRACE = "slime/observability/trace_utils.py"

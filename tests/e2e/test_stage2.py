@@ -23,7 +23,7 @@ from tests.support.scenario import (
     slime_scenario,
 )
 
-from docsnippets.stage2 import REFERENCES_SKIPPED
+from docsnippets.github.stage2 import REFERENCES_SKIPPED
 
 FORK = "someone"
 BRANCH = "fix-trace"

@@ -13,7 +13,7 @@ from tests.support.fake_github import FakeGitHub, changed
 from tests.support.scenario import BASE_SHA, MANIFEST, REPO, TOKEN, Result, Scenario
 
 from docsnippets.cli import main
-from docsnippets.codediff import code_diff, code_lines
+from docsnippets.report.codediff import code_diff, code_lines
 
 EN = "# Guide\n\n```python\nasync def hook(args):\n    # call the service\n    return await call(args)\n```\n"
 ZH = "# 指南\n\n```python\nasync def hook(args):\n    # 调用服务\n    return await call(args)\n```\n"

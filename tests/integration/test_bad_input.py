@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from tests.support.manifest_helpers import entry_objects, rename_file, schema1
 
-from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
+from docsnippets.manifest import build as mf
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 DOC = "# Guide\n\n```python\nasync def f():\n    return await g()\n```\n"

@@ -13,12 +13,13 @@ import pytest
 from tests.support.child_check import check_imports
 
 from docsnippets import cache as cache_mod
-from docsnippets import engine, fences
-from docsnippets import manifest as mf
+from docsnippets import engine
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
+from docsnippets.manifest import build as mf
+from docsnippets.snippets import fences
 
 EN = (
     "# Hooks\n\n```python\nimport asyncio\n\nasync def hook(x):\n    await asyncio.sleep(0)  # wait\n```\n\n"

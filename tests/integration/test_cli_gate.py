@@ -8,11 +8,11 @@ import json
 import pytest
 
 from docsnippets.cli import build_parser, main
-from docsnippets.compare import compare
 from docsnippets.config import Config
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import pair_up
-from docsnippets.textreport import report_text
+from docsnippets.report.compare import compare
+from docsnippets.report.text import report_text
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import pair_up
 
 EN = "# Guide\n\n```python\nasync def hook(args):\n    return await call(args)  # note\n```\n"
 ZH = "# 指南\n\n```python\nasync def hook(args):\n    return await call(args)  # 说明\n```\n"

@@ -12,9 +12,9 @@ import pytest
 from tests.support.corpus import BASE, HEAD, write
 from tests.support.gfm import assert_structure, sample_comment, visible_items
 
-from docsnippets import render
 from docsnippets.cli import main
-from docsnippets.compare import compare
+from docsnippets.report import render
+from docsnippets.report.compare import compare
 
 SHA = "e" * 40
 REPO_URL = "https://github.com/o/r"

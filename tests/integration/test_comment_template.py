@@ -10,9 +10,9 @@ from pathlib import Path
 import cmarkgfm
 import pytest
 
-from docsnippets import render
 from docsnippets.cli import main
-from docsnippets.compare import compare
+from docsnippets.report import render
+from docsnippets.report.compare import compare
 
 SHA = "d" * 40
 HOSTILE_NAMES = (
@@ -72,7 +72,7 @@ def test_a_careless_custom_template_cannot_inject_html_or_mentions(tmp_path: Pat
 
 
 def test_the_packaged_template_and_an_equal_custom_one_agree(tmp_path: Path, hostile_change):
-    from docsnippets import templating
+    from docsnippets.report import templating
 
     copy = tmp_path / "mine.j2"
     copy.write_text((templating.TEMPLATES / "comment.md.j2").read_text(encoding="utf-8"), encoding="utf-8")

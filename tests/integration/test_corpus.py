@@ -7,11 +7,11 @@ import re
 
 from tests.support.manifest_helpers import pairs
 
-from docsnippets import manifest as mf
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
-from docsnippets.fences import extract_fences
+from docsnippets.manifest import build as mf
+from docsnippets.snippets.fences import extract_fences
 
 
 def update(root, capsys):

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from tests.support.corpus import write
 
-from docsnippets import manifest as mf
 from docsnippets.cli import main
+from docsnippets.manifest import build as mf
 
 ENTRY = Path(__file__).resolve().parents[2] / "entrypoint.py"
 M = mf.DEFAULT_MANIFEST

@@ -15,7 +15,7 @@ import requests
 from tests.support.fake_github import FORBIDDEN_INTEGRATION, TOO_LONG_ERROR, FakeGitHub, changed
 
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
-from docsnippets.github_pr import (
+from docsnippets.github.client import (
     COMMENT_MARKER,
     ChangedFile,
     CommentOutcome,

@@ -21,13 +21,15 @@ import pytest
 from markdown_it import MarkdownIt
 from tests.support.manifest_helpers import entry_objects, pairs
 
-from docsnippets import classify, engine, render
-from docsnippets import manifest as mf
+from docsnippets import engine
 from docsnippets.cli import main
-from docsnippets.compare import compare
 from docsnippets.config import Config
-from docsnippets.extract import snippets_from_bytes, snippets_from_text
-from docsnippets.records import Notice
+from docsnippets.manifest import build as mf
+from docsnippets.report import render
+from docsnippets.report.compare import compare
+from docsnippets.snippets import classify
+from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
+from docsnippets.snippets.records import Notice
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 MiB = 1024 * 1024
@@ -112,8 +114,10 @@ def _executing_bodies(mark: Path) -> list[str]:
 
 HOOK = """
 import os, sys
-from docsnippets import classify, cli, engine, render  # imported before the hook: their own code runs freely
-from docsnippets import manifest
+from docsnippets import cli, engine  # imported before the hook: their own code runs freely
+from docsnippets.manifest import build as manifest
+from docsnippets.report import render
+from docsnippets.snippets import classify
 from pathlib import Path
 
 MARK = sys.argv[1]

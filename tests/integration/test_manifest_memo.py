@@ -13,10 +13,11 @@ import pytest
 from tests.support.child_check import check_imports
 
 from docsnippets import cache as cache_mod
-from docsnippets import engine, manifest_check
-from docsnippets import manifest as mf
+from docsnippets import engine
 from docsnippets.cache import SnippetCache
 from docsnippets.config import Config
+from docsnippets.manifest import build as mf
+from docsnippets.manifest import check as manifest_check
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = {
@@ -137,14 +138,16 @@ def test_the_salt_covers_schema_code_versions_and_jsonschema(monkeypatch, tmp_pa
     # The schema file's bytes: the same package with one byte of the schema changed.
     copy = tmp_path / "pkg"
     src = Path(cache_mod.__file__).resolve().parent
-    (copy / "schema").mkdir(parents=True)
+    schema_file = Path("manifest", "schema", "documentation-snippets.schema.json")
+    (copy / schema_file).parent.mkdir(parents=True)
     for name in cache_mod._MANIFEST_CODE:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_bytes((src / name).read_bytes())
-    schema = (src / "schema" / "documentation-snippets.schema.json").read_bytes()
+    schema = (src / schema_file).read_bytes()
     monkeypatch.setattr(cache_mod, "__file__", str(copy / "cache.py"))
-    (copy / "schema" / "documentation-snippets.schema.json").write_bytes(schema)
+    (copy / schema_file).write_bytes(schema)
     assert cache_mod.manifest_salt() == base
-    (copy / "schema" / "documentation-snippets.schema.json").write_bytes(schema + b" ")
+    (copy / schema_file).write_bytes(schema + b" ")
     assert cache_mod.manifest_salt() != base
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from docsnippets.config import Config
-from docsnippets.records import Inventory
+from docsnippets.snippets.records import Inventory
 
 
 def entry_objects(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,8 +1,8 @@
 import pytest
 
-from docsnippets import classify
-from docsnippets.classify import find_markers, find_modules, syntax_status
 from docsnippets.constants import Status
+from docsnippets.snippets import classify
+from docsnippets.snippets.classify import find_markers, find_modules, syntax_status
 
 MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from docsnippets.crosscheck import Facts, Unread, cross_check, facts_of, stage1_facts
 from docsnippets.engine import inventory_of, inventory_with
+from docsnippets.github.crosscheck import Facts, Unread, cross_check, facts_of, stage1_facts
 
 
 def _report(**changes) -> dict:

@@ -1,4 +1,4 @@
-from docsnippets.fences import extract_fences, normalize
+from docsnippets.snippets.fences import extract_fences, normalize
 
 
 def one(text: str):

@@ -4,10 +4,10 @@ import pytest
 from tests.support.manifest_helpers import entry_objects, rename_file
 
 from docsnippets import fileio
-from docsnippets import manifest as mf
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import pair_up
-from docsnippets.records import pair_id_of
+from docsnippets.manifest import build as mf
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import pair_up
+from docsnippets.snippets.records import pair_id_of
 
 DOC = "# x\n\n```python\nasync def f():\n    return await g()  # 注释\n```\n"
 

@@ -7,8 +7,8 @@ import sys
 import pytest
 from tests.support.manifest_helpers import entry_objects
 
-from docsnippets import manifest as mf
-from docsnippets import manifest_check
+from docsnippets.manifest import build as mf
+from docsnippets.manifest import check as manifest_check
 
 DOC = "# x\n\n```python\nasync def f():\n    return await g()\n```\n"
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from docsnippets import manifest as mf
 from docsnippets.config import Config
-from docsnippets.extract import snippets_from_text
-from docsnippets.merge_driver import merge, merge_files
-from docsnippets.pairs import pair_up
+from docsnippets.git.merge_driver import merge, merge_files
+from docsnippets.manifest import build as mf
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import pair_up
 
 A = "async def a():\n    await fa()\n"
 B = "async def b():\n    await fb()\n"

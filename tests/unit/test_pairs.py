@@ -2,8 +2,8 @@ import pytest
 from tests.support.manifest_helpers import entry_objects
 
 from docsnippets.config import Config, PairRule
-from docsnippets.extract import snippets_from_text
-from docsnippets.pairs import align, file_pairs, pair_up
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import align, file_pairs, pair_up
 
 
 def fence(code: str) -> str:
@@ -82,7 +82,8 @@ def test_counterpart_without_snippets_makes_missing(config):
 
 def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, monkeypatch):
     """--changed costs what the change costs: untouched file pairs keep the manifest's pairs."""
-    from docsnippets import classify, engine
+    from docsnippets import engine
+    from docsnippets.snippets import classify
 
     def page(n: int, comment: str, arg: int) -> str:
         return fence(f"async def a{n}():\n    await x()  # {comment}\n") + fence(f"await y{n}({arg})\n")
@@ -149,7 +150,7 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(config, m
 
 
 def test_exact_matching_stops_when_the_file_pairs_budget_is_spent(config):
-    from docsnippets.pairs import Budget, similarity
+    from docsnippets.snippets.pairs import Budget, similarity
 
     (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), config)
     (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), config)

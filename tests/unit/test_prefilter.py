@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.scripts import load_script
 
-from docsnippets import extract, tree
+from docsnippets import tree
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
-from docsnippets.records import Notice
+from docsnippets.snippets import extract
+from docsnippets.snippets.records import Notice
 from docsnippets.tree import TreeError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,14 +29,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from docsnippets import classify, engine, fences
-from docsnippets import manifest as mf
+from docsnippets import engine
 from docsnippets.cache import SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
-from docsnippets.extract import snippets_from_bytes, snippets_from_text
-from docsnippets.fences import NestingError, extract_fences
-from docsnippets.pairs import pair_up
+from docsnippets.manifest import build as mf
+from docsnippets.snippets import classify, fences
+from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
+from docsnippets.snippets.fences import NestingError, extract_fences
+from docsnippets.snippets.pairs import pair_up
 
 LONG = os.environ.get("DOCSNIPPETS_LONG_FUZZ") == "1"
 settings.register_profile(

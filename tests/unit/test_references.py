@@ -10,13 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.corpus import docs_with_code
 
-from docsnippets import modules
 from docsnippets.config import Config
 from docsnippets.engine import scan_tree
-from docsnippets.imports import ImportRef, find_imports, imports_of
-from docsnippets.modules import DirectoryFiles, find_packages
-from docsnippets.records import Snippet
-from docsnippets.references import (
+from docsnippets.references import modules
+from docsnippets.references.check import (
     DIRECTORY,
     FILE,
     check_references,
@@ -24,6 +21,9 @@ from docsnippets.references import (
     path_modules,
     snippets_importing,
 )
+from docsnippets.references.imports import ImportRef, find_imports, imports_of
+from docsnippets.references.modules import DirectoryFiles, find_packages
+from docsnippets.snippets.records import Snippet
 from docsnippets.tree import TreeError
 
 FIRST = 10  # file line of every test snippet's first body line
@@ -411,10 +411,10 @@ def test_any_body_gives_imports_inside_it(code_tree: Path, parts: list[str]) -> 
 def test_comment_shows_a_broken_reference_escaped_and_linked_to_its_line():
     from dataclasses import replace
 
-    from docsnippets import render
-    from docsnippets.compare import compare
-    from docsnippets.records import Inventory
-    from docsnippets.references import BrokenReference
+    from docsnippets.references.check import BrokenReference
+    from docsnippets.report import render
+    from docsnippets.report.compare import compare
+    from docsnippets.snippets.records import Inventory
 
     hostile = snippet("from pkg.mod import gone\n", "docs/@team <b>`x`</b>.md")
     found = BrokenReference(hostile.file, FIRST, "pkg.mod", "gone", "pkg.mod defines no name gone", hostile)

@@ -1,10 +1,10 @@
 import pytest
 from markdown_it import MarkdownIt
 
-from docsnippets import render
-from docsnippets.compare import compare
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
-from docsnippets.textreport import report_text
+from docsnippets.report import render
+from docsnippets.report.compare import compare
+from docsnippets.report.text import report_text
 
 
 def big_report(inventory_of, n: int):
@@ -100,7 +100,7 @@ def test_catalogue_has_the_seed_parts_in_both_languages(config, inventory_of):
         "docs/en/a.md": "```python\nasync def f():\n    return 1\n```\n",
         "docs/zh/a.md": "```python\nasync def f():\n    return 1\n```\n",
     }
-    from docsnippets import manifest as mf
+    from docsnippets.manifest import build as mf
 
     data = mf.build(inventory_of(files), config, "o/r", "b" * 40)
     zh = render.catalogue(data, "zh")
@@ -121,7 +121,7 @@ def test_catalogue_has_the_seed_parts_in_both_languages(config, inventory_of):
 
 
 def test_catalogue_source_line_without_repository(config, inventory_of):
-    from docsnippets import manifest as mf
+    from docsnippets.manifest import build as mf
 
     files = {"a.md": "```python\nawait f()\n```\n"}
     en = render.catalogue(mf.build(inventory_of(files), config, None, "c" * 40), "en")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from docsnippets.constants import CommentMode, FailOn
-from docsnippets.settings import SOURCES, ActionError, Settings
-from docsnippets.workflow import add_mask, annotation, write_outputs
+from docsnippets.github.settings import SOURCES, ActionError, Settings
+from docsnippets.github.workflow import add_mask, annotation, write_outputs
 
 SECRET = "ghs_neverShowThis0123456789"
 

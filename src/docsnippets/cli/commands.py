@@ -9,18 +9,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import __version__, engine, render
-from . import manifest as mf
-from .cache import CacheSettings, SnippetCache
-from .cli_output import warn, warn_unpaired, write_report
-from .compare import limit_desync
-from .config import Config, ConfigError
-from .config import load as load_config
-from .constants import parse_fail_on
-from .fileio import write_atomic
-from .manifest_io import COMMIT, REPOSITORY
-from .tree import TreeError, check_root, origin_repository
-from .verdict import decide
+from docsnippets import __version__, engine
+from docsnippets.cache import CacheSettings, SnippetCache
+from docsnippets.cli.output import warn, warn_unpaired, write_report
+from docsnippets.config import Config, ConfigError
+from docsnippets.config import load as load_config
+from docsnippets.constants import parse_fail_on
+from docsnippets.fileio import write_atomic
+from docsnippets.manifest import build as mf
+from docsnippets.manifest.io import COMMIT, REPOSITORY
+from docsnippets.report import render
+from docsnippets.report.compare import limit_desync
+from docsnippets.report.verdict import decide
+from docsnippets.tree import TreeError, check_root, origin_repository
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -292,7 +293,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
 
 
 def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    from .merge_driver import merge_files
+    from docsnippets.git.merge_driver import merge_files
 
     result = merge_files(args.base, args.current, args.other)
     for line in result.messages:
@@ -301,7 +302,7 @@ def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSetti
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    from .diffcmd import run_diff  # git is needed only here
+    from docsnippets.git.diff import run_diff  # git is needed only here
 
     root = check_root(args.root)
     config = _config(args, root)

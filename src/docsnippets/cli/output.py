@@ -8,14 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import render
-from .compare import Report
-from .config import Config
-from .pairs import pairing_hint
-from .records import Inventory
-from .textreport import report_text
-from .tree import exists_markdown
-from .verdict import Verdict
+from docsnippets.config import Config
+from docsnippets.report import render
+from docsnippets.report.compare import Report
+from docsnippets.report.text import report_text
+from docsnippets.report.verdict import Verdict
+from docsnippets.snippets.pairs import pairing_hint
+from docsnippets.snippets.records import Inventory
+from docsnippets.tree import exists_markdown
 
 
 def warn(message: str) -> None:

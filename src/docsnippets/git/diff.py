@@ -11,14 +11,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from . import engine, gitrefs
-from . import manifest as mf
-from .config import Config
-from .extract import Memo
-from .modules import DirectoryFiles
-from .pairs import pairing_hint
-from .references import DIRECTORY, FILE, ModuleFiles
-from .tree import TreeError, exists_markdown
+from docsnippets import engine
+from docsnippets.config import Config
+from docsnippets.git import refs as gitrefs
+from docsnippets.manifest import build as mf
+from docsnippets.references.check import DIRECTORY, FILE, ModuleFiles
+from docsnippets.references.modules import DirectoryFiles
+from docsnippets.snippets.extract import Memo
+from docsnippets.snippets.pairs import pairing_hint
+from docsnippets.tree import TreeError, exists_markdown
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from . import manifest as mf
-from .config import Config
-from .fileio import write_atomic
-from .manifest_io import permalink_of
+from docsnippets.config import Config
+from docsnippets.fileio import write_atomic
+from docsnippets.manifest import build as mf
+from docsnippets.manifest.io import permalink_of
 
 Entry = dict[str, Any]
 _SOFT = ("fence_lines", "code_lines", "permalink", "pair")

@@ -10,7 +10,7 @@ import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .tree import TreeError
+from docsnippets.tree import TreeError
 
 _TIMEOUT = 120
 

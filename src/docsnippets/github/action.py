@@ -10,16 +10,17 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from . import engine, render
-from . import manifest as mf
-from .config import ConfigError
-from .config import load as load_config
-from .constants import ExitCode
-from .outcome import Outcome, finish, links
-from .pr_flow import Checkout, ClientFactory, default_client, run_pr, template_path
-from .settings import ActionError, Settings
-from .tree import TreeError, check_root
-from .workflow import add_mask, annotation
+from docsnippets import engine
+from docsnippets.config import ConfigError
+from docsnippets.config import load as load_config
+from docsnippets.constants import ExitCode
+from docsnippets.github.outcome import Outcome, finish, links
+from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.stage1 import Checkout, ClientFactory, default_client, run_pr, template_path
+from docsnippets.github.workflow import add_mask, annotation
+from docsnippets.manifest import build as mf
+from docsnippets.report import render
+from docsnippets.tree import TreeError, check_root
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
@@ -36,7 +37,7 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = default
     if settings.event_name in PR_EVENTS:
         return run_pr(settings, checkout, out, client_factory)
     if settings.event_name == "workflow_run":
-        from .stage2 import run_stage2
+        from docsnippets.github.stage2 import run_stage2
 
         return run_stage2(settings, checkout, out, client_factory)
     if settings.event_name in TREE_EVENTS or not settings.event_name:

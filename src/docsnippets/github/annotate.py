@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .compare import Report
-from .constants import FIX_COMMAND, MAX_ANNOTATIONS, REFERENCES_FIX, Cause, Relation
-from .verdict import Verdict
-from .workflow import annotation
+from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, REFERENCES_FIX, Cause, Relation
+from docsnippets.github.workflow import annotation
+from docsnippets.report.compare import Report
+from docsnippets.report.verdict import Verdict
 
 
 def annotations(freshness: Report, verdict: Verdict, manifest_name: str) -> list[str]:

@@ -27,8 +27,8 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from urllib3.exceptions import MaxRetryError, ResponseError
 
-from .constants import GITHUB_COMMENT_LIMIT
-from .github_errors import ErrorKind, GitHubError, Translator
+from docsnippets.constants import GITHUB_COMMENT_LIMIT
+from docsnippets.github.errors import ErrorKind, GitHubError, Translator
 
 __all__ = [
     "COMMENT_MARKER",

@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .constants import Cause
-from .tree import read_file
+from docsnippets.constants import Cause
+from docsnippets.tree import read_file
 
 MAX_REPORT_BYTES = 20 * 1024 * 1024
 

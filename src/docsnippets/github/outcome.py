@@ -8,15 +8,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import manifest as mf
-from . import render
-from .annotate import annotations
-from .compare import Report
-from .constants import DEFAULT_MANIFEST, FIX_COMMAND
-from .records import Inventory
-from .settings import Settings
-from .verdict import Verdict, decide
-from .workflow import annotation, append_summary, write_outputs
+from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.github.annotate import annotations
+from docsnippets.github.settings import Settings
+from docsnippets.github.workflow import annotation, append_summary, write_outputs
+from docsnippets.manifest import build as mf
+from docsnippets.report import render
+from docsnippets.report.compare import Report
+from docsnippets.report.verdict import Verdict, decide
+from docsnippets.snippets.records import Inventory
 
 REPORT_NAME = "docsnippets-report.json"
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
+from docsnippets.constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
 
 
 class ActionError(Exception):

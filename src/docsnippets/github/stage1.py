@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import engine, render
-from . import manifest as mf
-from .compare import Report, compare, limit_desync
-from .config import Config
-from .constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
-from .outcome import Outcome, finish, fix_command, has_changes, links
-from .records import Inventory
-from .settings import ActionError, Settings
-from .workflow import annotation
+from docsnippets import engine
+from docsnippets.config import Config
+from docsnippets.constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
+from docsnippets.github.outcome import Outcome, finish, fix_command, has_changes, links
+from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.workflow import annotation
+from docsnippets.manifest import build as mf
+from docsnippets.report import render
+from docsnippets.report.compare import Report, compare, limit_desync
+from docsnippets.snippets.records import Inventory
 
 ClientFactory = Callable[[Settings], Any]
 SMALL_COMMENT = 8_000  # what a comment GitHub refused as too large is cut down to
@@ -71,7 +72,7 @@ class Problems:
 
 
 def default_client(settings: Settings) -> Any:
-    from .github_pr import PullRequestClient
+    from docsnippets.github.client import PullRequestClient
 
     return PullRequestClient(
         token=settings.token,
@@ -143,7 +144,7 @@ def run_pr(settings: Settings, checkout: Checkout, out: TextIO, client_factory: 
 
 def changed_paths(client: Any, pr: PullRequest, problems: Problems) -> list[str] | None:
     """The PR's paths (both names of a rename), or None when the list is unknown or may be cut."""
-    from .github_pr import GitHubError
+    from docsnippets.github.client import GitHubError
 
     try:
         files = client.changed_files(pr.number)
@@ -200,7 +201,7 @@ def base_comparison(
 
 def base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:
     """The base manifest's text (None: the base has none) and whether it could be read."""
-    from .github_pr import GitHubError
+    from docsnippets.github.client import GitHubError
 
     try:
         return client.file_at(settings.manifest, pr.base_sha), True
@@ -223,7 +224,7 @@ def base_inventory(text: str | None, settings: Settings, problems: Problems) -> 
 def comment_context(
     settings: Settings, checkout: Checkout, head_sha: str, outcome: Outcome, base_missing: bool
 ) -> render.CommentContext:
-    from .github_pr import COMMENT_MARKER
+    from docsnippets.github.client import COMMENT_MARKER
 
     return render.CommentContext(
         marker=COMMENT_MARKER,
@@ -269,7 +270,7 @@ def post_comment(
     fork); otherwise a failed write is an error of the run, since then nothing on the PR shows
     the verdict.
     """
-    from .github_pr import ErrorKind, GitHubError
+    from docsnippets.github.client import ErrorKind, GitHubError
 
     if settings.comment == CommentMode.NEVER:
         return outcome
@@ -293,7 +294,7 @@ def post_comment(
 
 
 def _upsert(client: Any, number: int, body: Callable[[dict[str, int]], str], create: bool) -> Any:
-    from .github_pr import ErrorKind, GitHubError
+    from docsnippets.github.client import ErrorKind, GitHubError
 
     try:
         return client.upsert_comment(number, body({}), create=create)

@@ -13,14 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from . import engine
-from . import manifest as mf
-from .compare import Report, compare, limit_desync
-from .config import Config
-from .constants import GITHUB_FILES_CAP, Cause
-from .crosscheck import cross_check, facts_of, stage1_facts
-from .outcome import Outcome, finish, report_data
-from .pr_flow import (
+from docsnippets import engine
+from docsnippets.config import Config
+from docsnippets.constants import GITHUB_FILES_CAP, Cause
+from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
+from docsnippets.github.outcome import Outcome, finish, report_data
+from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.stage1 import (
     Checkout,
     ClientFactory,
     Problems,
@@ -33,10 +32,11 @@ from .pr_flow import (
     read_event,
     require_token,
 )
-from .records import Inventory
-from .settings import ActionError, Settings
-from .verdict import Verdict
-from .workflow import annotation
+from docsnippets.github.workflow import annotation
+from docsnippets.manifest import build as mf
+from docsnippets.report.compare import Report, compare, limit_desync
+from docsnippets.report.verdict import Verdict
+from docsnippets.snippets.records import Inventory
 
 # Stage 2 reads the PR through the API, file by file: the modules every snippet imports would
 # cost a request each, beyond its budget, so the reference check is left to stage 1.
@@ -89,7 +89,7 @@ def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
 def find_pull(client: Any, run: RunEvent) -> PullRequest:
     """The one open PR whose head is the run's commit, or a refusal: a newer push, a closed
     PR or two PRs from one commit leave no PR this run may speak for."""
-    from .github_pr import GitHubError
+    from docsnippets.github.client import GitHubError
 
     try:
         pulls = [p for p in client.open_pulls(run.owner, run.branch) if p.head_sha == run.head_sha]
@@ -131,7 +131,7 @@ def run_stage2(settings: Settings, checkout: Checkout, out: TextIO, client_facto
 
 
 def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
-    from .github_pr import GitHubError
+    from docsnippets.github.client import GitHubError
 
     try:
         files = client.changed_files(pr.number)
@@ -252,7 +252,7 @@ def status_state(verdict: Verdict) -> str:
 
 
 def _description(verdict: Verdict) -> str:
-    from .github_pr import STATUS_DESCRIPTION_LIMIT
+    from docsnippets.github.client import STATUS_DESCRIPTION_LIMIT
 
     text = verdict.sentence()
     return text if len(text) <= STATUS_DESCRIPTION_LIMIT else text[: STATUS_DESCRIPTION_LIMIT - 1] + "…"
@@ -260,7 +260,7 @@ def _description(verdict: Verdict) -> str:
 
 def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out: TextIO) -> Outcome:
     """The commit status branch protection can require: set here, where the PR cannot reach."""
-    from .github_pr import GitHubError
+    from docsnippets.github.client import GitHubError
 
     if not settings.status_context:
         return outcome

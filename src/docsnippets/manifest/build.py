@@ -18,19 +18,13 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from . import manifest_check, schema1
-from .config import Config
-from .constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
-from .fileio import NotRegularFile, read_regular, write_atomic
-from .manifest_io import (
-    ManifestError,
-    dumps,
-    fail,
-    permalink,
-    permalink_of,
-    validate_source,
-)
-from .records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
+from docsnippets.config import Config
+from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
+from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
+from docsnippets.manifest import check as manifest_check
+from docsnippets.manifest import schema1
+from docsnippets.manifest.io import ManifestError, dumps, fail, permalink, permalink_of, validate_source
+from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
 
 __all__ = [
     "DEFAULT_MANIFEST",

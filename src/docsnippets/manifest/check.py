@@ -18,10 +18,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .constants import PAIR_RELATIONS
-from .fences import sha256_text
-from .manifest_io import permalink_of, validate_source
-from .records import Snippet, pair_id_of, snippet_ids
+from docsnippets.constants import PAIR_RELATIONS
+from docsnippets.manifest.io import permalink_of, validate_source
+from docsnippets.snippets.fences import sha256_text
+from docsnippets.snippets.records import Snippet, pair_id_of, snippet_ids
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

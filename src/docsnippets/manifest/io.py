@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .constants import FIX_COMMAND
-from .links import blob_lines
-from .records import Snippet
+from docsnippets.constants import FIX_COMMAND
+from docsnippets.links import blob_lines
+from docsnippets.snippets.records import Snippet
 
 REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 COMMIT = re.compile(r"[0-9a-fA-F]{7,40}")

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
-from .constants import PAIR_RELATIONS, Relation, Status
-from .fences import sha256_text
-from .manifest_io import permalink_of
-from .records import Inventory, Pair, Snippet, snippet_from
+from docsnippets.constants import PAIR_RELATIONS, Relation, Status
+from docsnippets.manifest.io import permalink_of
+from docsnippets.snippets.fences import sha256_text
+from docsnippets.snippets.records import Inventory, Pair, Snippet, snippet_from
 
 _FIELDS: dict[str, type] = {
     "id": str,

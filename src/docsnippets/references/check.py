@@ -50,8 +50,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .imports import ImportRef, imports_of
-from .records import Snippet
+from docsnippets.references.imports import ImportRef, imports_of
+from docsnippets.snippets.records import Snippet
 
 FILE = "file"
 DIRECTORY = "directory"

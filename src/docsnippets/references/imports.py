@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .records import Snippet
+from docsnippets.snippets.records import Snippet
 
 # Beyond this a snippet body is not parsed (the bound classify.py puts on compile()).
 MAX_PARSE_CHARS = 2_000_000

@@ -13,8 +13,8 @@ import os
 import stat
 from pathlib import Path
 
-from .references import DIRECTORY, FILE, SOURCE_ROOTS
-from .tree import TreeError, read_file
+from docsnippets.references.check import DIRECTORY, FILE, SOURCE_ROOTS
+from docsnippets.tree import TreeError, read_file
 
 DEFAULT_MAX_MODULE_BYTES = 5 * 1024 * 1024
 # holds_code gives up (answering False: nothing is judged) after this many directory entries.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import templating
+from docsnippets.report import templating
 
 
 def _counts(items: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -35,7 +35,7 @@ def _numbers(items: Sequence[dict[str, Any]]) -> tuple[dict[str, str], dict[str,
 
 
 def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
-    from .manifest import entries
+    from docsnippets.manifest.build import entries
 
     items = entries(data)
     number, pair_number = _numbers(items)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import tokenize
 
-from .classify import dedent, tokens
+from docsnippets.snippets.classify import dedent, tokens
 
 _LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT})
 _STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import comment_items as ci
-from . import entries as en
-from . import templating
-from .compare import Report, move_reasons
-from .constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
-from .guidance import HEADLINE_REASONS, fixes, headline
-from .markup import Links, code_span, location, plain
-from .records import Inventory, Snippet
-from .verdict import Verdict, decide
+from docsnippets.constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.report import entries as en
+from docsnippets.report import items as ci
+from docsnippets.report import templating
+from docsnippets.report.compare import Report, move_reasons
+from docsnippets.report.guidance import HEADLINE_REASONS, fixes, headline
+from docsnippets.report.markup import Links, code_span, location, plain
+from docsnippets.report.verdict import Verdict, decide
+from docsnippets.snippets.records import Inventory, Snippet
 
 DEFAULT_TEMPLATE = "comment.md.j2"
 # (entries per section, diffs shown): tried in turn until the comment fits its budget.

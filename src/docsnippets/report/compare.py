@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .constants import Relation
-from .manifest import summarize
-from .pairs import align, similarity
-from .records import Inventory, Snippet
-from .references import BrokenReference
+from docsnippets.constants import Relation
+from docsnippets.manifest.build import summarize
+from docsnippets.references.check import BrokenReference
+from docsnippets.snippets.pairs import align, similarity
+from docsnippets.snippets.records import Inventory, Snippet
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compare import Change, Desync, Report
-from .records import Snippet
-from .references import BrokenReference
+from docsnippets.references.check import BrokenReference
+from docsnippets.report.compare import Change, Desync, Report
+from docsnippets.snippets.records import Snippet
 
 
 def ref(snippet: Snippet, sid: str | None = None) -> dict[str, Any]:

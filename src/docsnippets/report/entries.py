@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .codediff import changed_lines, code_lines
-from .compare import Change, Desync, Report, renamed_dirs
-from .records import Inventory, Snippet
+from docsnippets.report.codediff import changed_lines, code_lines
+from docsnippets.report.compare import Change, Desync, Report, renamed_dirs
+from docsnippets.snippets.records import Inventory, Snippet
 
 Key = tuple[str, int]
 HANDFUL = 5  # a section longer than this gets a per-file table, its entries collapsed

@@ -6,10 +6,10 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
-from .compare import Desync, Report
-from .constants import REFERENCES_FIX
-from .markup import Links, code_span, fenced, location, plain, visible
-from .verdict import Verdict
+from docsnippets.constants import REFERENCES_FIX
+from docsnippets.report.compare import Desync, Report
+from docsnippets.report.markup import Links, code_span, fenced, location, plain, visible
+from docsnippets.report.verdict import Verdict
 
 Key = tuple[str, int]
 HEADLINE_REASONS = 3

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import entries as en
-from .codediff import change_diff, code_diff
-from .compare import Desync
-from .markup import Links, code_span, details, fenced, line_location, linkable, location, plain, visible_block
-from .records import Snippet
-from .references import BrokenReference
-from .resync import patch
+from docsnippets.references.check import BrokenReference
+from docsnippets.report import entries as en
+from docsnippets.report.codediff import change_diff, code_diff
+from docsnippets.report.compare import Desync
+from docsnippets.report.markup import (
+    Links,
+    code_span,
+    details,
+    fenced,
+    line_location,
+    linkable,
+    location,
+    plain,
+    visible_block,
+)
+from docsnippets.report.resync import patch
+from docsnippets.snippets.records import Snippet
 
 STATES = {
     "identical": "counterpart identical",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .links import blob_lines
-from .records import Snippet
+from docsnippets.links import blob_lines
+from docsnippets.snippets.records import Snippet
 
 # Control characters and every bidi/invisible mark that can reorder or hide what a name says.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .comment import CommentContext
-from .compare import Report
-from .constants import COMMENT_BUDGET
-from .markup import Links, code_span, fenced, visible, visible_block
-from .report_data import report_json
-from .templating import TemplateError
+from docsnippets.constants import COMMENT_BUDGET
+from docsnippets.report.comment import CommentContext
+from docsnippets.report.compare import Report
+from docsnippets.report.data import report_json
+from docsnippets.report.markup import Links, code_span, fenced, visible, visible_block
+from docsnippets.report.templating import TemplateError
 
 __all__ = [
     "CommentContext",
@@ -32,12 +32,12 @@ __all__ = [
 
 
 def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
-    from . import comment as module
+    from docsnippets.report import comment as module
 
     return module.comment(freshness, ctx, budget)
 
 
 def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
-    from .catalogue import catalogue as build
+    from docsnippets.report.catalogue import catalogue as build
 
     return build(data, lang)

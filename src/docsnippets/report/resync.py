@@ -11,9 +11,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from .codediff import code_lines, hunks
-from .markup import visible_block
-from .records import Snippet
+from docsnippets.report.codediff import code_lines, hunks
+from docsnippets.report.markup import visible_block
+from docsnippets.snippets.records import Snippet
 
 Lines = list[str]
 # A name git writes without quoting, and that reads the same in the comment as in the file.

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import markup
+from docsnippets.report import markup
 
 if TYPE_CHECKING:
     from jinja2 import Template

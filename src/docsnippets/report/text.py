@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from . import entries as en
-from .compare import Change, Report
-from .constants import FIX_COMMAND, REFERENCES_FIX
-from .markup import visible
-from .records import Inventory, Snippet
-from .verdict import Verdict, decide
+from docsnippets.constants import FIX_COMMAND, REFERENCES_FIX
+from docsnippets.report import entries as en
+from docsnippets.report.compare import Change, Report
+from docsnippets.report.markup import visible
+from docsnippets.report.verdict import Verdict, decide
+from docsnippets.snippets.records import Inventory, Snippet
 
 Entry = tuple[int, str]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .compare import Report
-from .constants import Cause, ExitCode, FailOn, parse_fail_on
+from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
+from docsnippets.report.compare import Report
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .constants import Status
+from docsnippets.constants import Status
 
 MARKERS = ("async def", "async for", "async with", "await")
 

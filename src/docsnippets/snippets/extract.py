@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from . import classify
-from .config import Config
-from .fences import NestingError, extract_fences, sha256_text
-from .records import Notice, Snippet
+from docsnippets.config import Config
+from docsnippets.snippets import classify
+from docsnippets.snippets.fences import NestingError, extract_fences, sha256_text
+from docsnippets.snippets.records import Notice, Snippet
 
 # Every character ``str.split()``/``str.strip()`` treat as whitespace (``str.isspace``): that is
 # what separates the language word in fences.py, so the byte patterns must allow all of them.

@@ -6,10 +6,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import TypeVar
 
-from . import classify
-from .config import Config, PairRule
-from .constants import Relation
-from .records import Inventory, Notice, Pair, Snippet
+from docsnippets.config import Config, PairRule
+from docsnippets.constants import Relation
+from docsnippets.snippets import classify
+from docsnippets.snippets.records import Inventory, Notice, Pair, Snippet
 
 T = TypeVar("T")
 

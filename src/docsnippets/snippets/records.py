@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .constants import Relation, Status
+from docsnippets.constants import Relation, Status
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Markdown to snippet records: fences, classify, extract, then bilingual pairs."""
