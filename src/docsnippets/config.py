@@ -10,9 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from docsnippets.constants import CONFIG_FILENAMES
-from docsnippets.fileio import NotRegularFile, read_regular
-
 DEFAULT_LANGUAGES = ("python", "python3", "py")
 DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 DEFAULT_EXTENSIONS = (".md", ".markdown")
@@ -214,43 +211,3 @@ def from_mapping(data: Any, where: str) -> Config:
     if unknown:
         raise ConfigError(f"{where}: unknown setting {', '.join(unknown)}; known: {', '.join(sorted(_KEYS))}")
     return Config(**{key: parse(data[key], key, where) for key, parse in _PARSERS.items() if key in data})
-
-
-def load(path: Path | None, root: Path) -> Config:
-    """The explicit file, else ``.docsnippets.yml`` at the root, else the defaults."""
-    if path is None:
-        for name in CONFIG_FILENAMES:
-            candidate = root / name
-            if candidate.is_file():
-                path = candidate
-                break
-        else:
-            return Config()
-    import yaml  # here: most trees have no config, and yaml is a fifth of the start-up
-
-    where = str(path)
-    try:
-        raw = read_regular(path)
-        if raw is None:
-            raise ConfigError(f"{where}: config file not found; pass an existing file to --config")
-        text = raw.decode("utf-8")
-    except NotRegularFile:
-        raise ConfigError(f"{where}: not a regular file; pass the config file to --config") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{where}: cannot read the config ({exc.__class__.__name__}); fix the file") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ConfigError(f"{where}: invalid YAML{at}: {problem}; fix the syntax") from None
-    except RecursionError:
-        raise ConfigError(f"{where}: invalid YAML: nested too deeply; fix the syntax") from None
-    except (ValueError, TypeError, OverflowError) as exc:
-        # PyYAML's constructors let these through for values such as 2001-13-01 or an
-        # integer of more than 4300 digits.
-        detail = str(exc).split(";")[0].splitlines()[0] if str(exc) else type(exc).__name__
-        raise ConfigError(f"{where}: invalid YAML value ({detail}); fix the value") from None
-    config = from_mapping(data, where)
-    return Config(**{**{f.name: getattr(config, f.name) for f in fields(Config)}, "source": path})

@@ -14,6 +14,7 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.references.check import BrokenReference, ModuleFiles, check_references, snippets_to_check
 from docsnippets.references.modules import DirectoryFiles
 from docsnippets.report.compare import Report, compare, limit_desync
@@ -180,7 +181,7 @@ def check(
     """The manifest against the tree; with ``references`` (and the config's), the snippets'
     imports against the tree's code: all snippets, or with ``changed`` those of the touched
     files and those importing a changed ``.py`` file."""
-    data = mf.load(manifest_path, memo)
+    data = store.load(manifest_path, memo)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
@@ -295,7 +296,7 @@ def update(
     detect: Callable[[], str | None] = lambda: None,
 ) -> UpdateResult:
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
-    old_text = mf.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
+    old_text = store.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
     try:
         old = mf.parse(old_text, str(manifest_path), memo) if old_text is not None else None
     except mf.ManifestError:

@@ -24,7 +24,9 @@ from tests.support.manifest_helpers import entry_objects, pairs
 from docsnippets import engine
 from docsnippets.cli import main
 from docsnippets.config import Config
+from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.report import render
 from docsnippets.report.compare import compare
 from docsnippets.snippets import classify
@@ -116,6 +118,7 @@ HOOK = """
 import os, sys
 from docsnippets import cli, engine  # imported before the hook: their own code runs freely
 from docsnippets.manifest import build as manifest
+from docsnippets.manifest import store
 from docsnippets.report import render
 from docsnippets.snippets import classify
 from pathlib import Path
@@ -137,7 +140,7 @@ sys.addaudithook(hook)
 """
 RUN_ALL = """
 codes = [cli.main(argv) for argv in ARGVS]
-data = manifest.load(Path(ROOT) / manifest.DEFAULT_MANIFEST)
+data = store.load(Path(ROOT) / manifest.DEFAULT_MANIFEST)
 for entry in manifest.entries(data):
     classify.syntax_status(entry["body"])
     classify.find_markers(entry["body"])
@@ -593,7 +596,7 @@ def test_killed_update_leaves_old_manifest_and_no_lasting_temp_file(tmp_path, ca
     done = child(KILLED_UPDATE, "update", "--root", str(root))
     assert done.returncode == 17, done.stderr
     assert manifest.read_bytes() == old  # the old manifest, intact and still valid
-    assert mf.load(manifest) is not None
+    assert store.load(manifest) is not None
     leftovers = [p for p in root.iterdir() if p.name.endswith(".tmp")]
     assert len(leftovers) == 1 and leftovers[0].name.startswith(".documentation-snippets.json.")
     # The next runs see the old manifest (stale: the update never happened), then recover.
@@ -610,7 +613,7 @@ def test_write_atomic_keeps_a_live_writers_temp_file(tmp_path):
     target = tmp_path / "m.json"
     live = tmp_path / f".m.json.{os.getppid()}.abcdefgh.tmp"  # our parent: alive
     live.write_text("in flight")
-    mf.write_atomic(target, "{}\n")
+    write_atomic(target, "{}\n")
     assert live.exists() and target.read_text() == "{}\n"
 
 

@@ -18,6 +18,7 @@ from docsnippets.cache import SnippetCache
 from docsnippets.config import Config
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import check as manifest_check
+from docsnippets.manifest import store
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = {
@@ -55,13 +56,13 @@ def _schema_walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_a_miss_validates_and_remembers_a_hit_skips_the_schema(make_tree, tmp_path, monkeypatch):
     root, path = _tree(make_tree)
     walks = _schema_walks(monkeypatch)
-    plain = mf.load(path)
+    plain = store.load(path)
     cold = SnippetCache(tmp_path / "c", Config())
-    assert mf.load(path, cold) == plain and len(walks) == 2 and cold.manifest_hits == 0
+    assert store.load(path, cold) == plain and len(walks) == 2 and cold.manifest_hits == 0
     (entry,) = _entries(tmp_path / "c")
     assert entry.name == f"{_key(path)}.json" and json.loads(entry.read_bytes())["valid"] == _key(path)
     warm = SnippetCache(tmp_path / "c", Config())
-    assert mf.load(path, warm) == plain and len(walks) == 2 and warm.manifest_hits == 1
+    assert store.load(path, warm) == plain and len(walks) == 2 and warm.manifest_hits == 1
     # The same through the engine's check: the same report, no schema walk.
     assert engine.check(root, Config(), path, memo=warm).report == engine.check(root, Config(), path).report
     assert warm.manifest_hits == 2 and len(walks) == 3  # the memo-less check walked once
@@ -75,17 +76,17 @@ def test_an_invalid_manifest_is_never_remembered(make_tree, tmp_path):
         path.write_text(mf.dumps(bad), encoding="utf-8")
         for _ in range(2):  # and so it is rejected the second time too
             with pytest.raises(mf.ManifestError):
-                mf.load(path, memo)
+                store.load(path, memo)
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(mf.ManifestError, match="not valid JSON"):
-        mf.load(path, memo)
+        store.load(path, memo)
     assert _entries(tmp_path / "c") == [] and memo.manifest_hits == 0
 
 
 def test_an_entry_vouches_only_for_the_bytes_it_names(make_tree, tmp_path):
     _, path = _tree(make_tree)
     memo = SnippetCache(tmp_path / "c", Config())
-    mf.load(path, memo)
+    store.load(path, memo)
     (entry,) = _entries(tmp_path / "c")
     # A copy renamed after other bytes, or a damaged one, is a miss.
     other = path.read_text(encoding="utf-8").replace('"docsnippets"', '"docsnippets "')
@@ -116,9 +117,9 @@ def test_a_lying_entry_that_the_semantic_pass_catches_is_validated_in_full(make_
         memo = SnippetCache(tmp_path / "c", Config())
         memo.mark_validated(_key(path))  # poison
         with pytest.raises(mf.ManifestError) as raised:
-            mf.load(path, memo)
+            store.load(path, memo)
         with pytest.raises(mf.ManifestError) as plain:
-            mf.load(path)
+            store.load(path)
         assert str(raised.value) == str(plain.value)
 
 
@@ -153,10 +154,10 @@ def test_the_salt_covers_schema_code_versions_and_jsonschema(monkeypatch, tmp_pa
 
 def test_a_new_salt_misses(make_tree, tmp_path, monkeypatch):
     _, path = _tree(make_tree)
-    mf.load(path, SnippetCache(tmp_path / "c", Config()))
+    store.load(path, SnippetCache(tmp_path / "c", Config()))
     monkeypatch.setattr(cache_mod, "__version__", "9.9.9")
     memo = SnippetCache(tmp_path / "c", Config())
-    mf.load(path, memo)
+    store.load(path, memo)
     assert memo.manifest_hits == 0 and len(_entries(tmp_path / "c")) == 2
 
 

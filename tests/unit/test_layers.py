@@ -1,45 +1,54 @@
-"""The package's import graph, read with ``ast``: layered low to high, and without a cycle.
+"""What the import-linter contracts in pyproject.toml cannot say on their own.
 
-A module may import modules of its own layer or of lower ones, never of a higher one. A new
-module must be given a layer here, so that its place is a decision, not an accident.
+``lint-imports`` (run by .ci/run) enforces the layers and keeps the pure core free of edges. It
+ignores a module that no contract names, and it does not look for cycles inside one layer. So
+this file checks that every top-level module and subpackage has a place in the layers, that the
+contracts name only modules that exist, and that the whole import graph (read with ``ast``) has no
+cycle.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "src" / "docsnippets"
-
-# Low to high. Edges (tree, gitrefs, modules, fileio) sit as low as what they import allows,
-# so that the pure stages above them can use them only through the engine.
-LAYERS: list[set[str]] = [
-    {"__init__", "constants"},
-    {"fileio", "links", "settings", "workflow", "github_errors"},
-    {"github_pr"},
-    {"records", "config"},
-    {"fences", "classify", "imports", "references", "tree", "gitrefs", "modules"},
-    {"extract"},
-    {"pairs"},
-    {"manifest_io", "schema1", "manifest_check", "manifest", "compare", "cache"},
-    {"engine", "merge_driver", "diffcmd"},
-    {"verdict", "markup", "codediff", "report_data", "templating"},
-    {"entries", "resync", "guidance"},
-    {"comment_items", "textreport", "catalogue"},
-    {"comment"},
-    {"render"},
-    {"annotate", "outcome", "crosscheck"},
-    {"pr_flow"},
-    {"stage2"},
-    {"cli_output"},
-    {"action", "cli"},
-]
-RANK = {name: n for n, layer in enumerate(LAYERS) for name in layer}
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "src" / "docsnippets"
 
 
-def _runtime_imports(tree: ast.Module) -> set[str]:
+def _contracts() -> list[dict]:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+
+
+def _layer_names() -> set[str]:
+    (layers,) = [c for c in _contracts() if c["type"] == "layers"]
+    return {part.strip() for line in layers["layers"] for part in line.replace(":", "|").split("|")}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> list[str]:
+    """The package modules an import statement names (a name may be a submodule or an attribute)."""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join([*base, node.module] if node.module else base)
+    else:
+        target = node.module or ""
+    return [target, *(f"{target}.{alias.name}" for alias in node.names)]
+
+
+def _runtime_imports(module: str, tree: ast.Module, is_package: bool, known: set[str]) -> set[str]:
     """Package modules this module imports when it runs (``if TYPE_CHECKING:`` blocks excluded)."""
     skipped: set[int] = set()
     for node in ast.walk(tree):
@@ -49,35 +58,20 @@ def _runtime_imports(tree: ast.Module) -> set[str]:
     for node in ast.walk(tree):
         if id(node) in skipped:
             continue
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                out.add(node.module.split(".")[0])
-            else:
-                out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("docsnippets."):
-            out.add(node.module.split(".")[1])
+        if isinstance(node, ast.ImportFrom):
+            out.update(_resolve(module, node, is_package))
         elif isinstance(node, ast.Import):
-            out.update(a.name.split(".")[1] for a in node.names if a.name.startswith("docsnippets."))
-    return out & {p.stem for p in PACKAGE.glob("*.py")}
+            out.update(alias.name for alias in node.names)
+    return {name for name in out if name in known and name != "docsnippets"} - {module}
 
 
 def _graph() -> dict[str, set[str]]:
-    return {p.stem: _runtime_imports(ast.parse(p.read_text(encoding="utf-8"))) for p in PACKAGE.glob("*.py")}
-
-
-def test_every_module_has_a_layer():
-    unranked = sorted(set(_graph()) - set(RANK))
-    assert not unranked, f"give these modules a layer in LAYERS: {unranked}"
-
-
-def test_no_module_imports_a_higher_layer():
-    upward = [
-        f"{name} (layer {RANK[name]}) imports {dep} (layer {RANK[dep]})"
-        for name, deps in sorted(_graph().items())
-        for dep in sorted(deps)
-        if name in RANK and dep in RANK and RANK[dep] > RANK[name]
-    ]
-    assert not upward, upward
+    modules = _modules()
+    known = set(modules)
+    return {
+        name: _runtime_imports(name, ast.parse(path.read_text(encoding="utf-8")), path.name == "__init__.py", known)
+        for name, path in modules.items()
+    }
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -102,7 +96,29 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def test_every_top_level_module_and_subpackage_has_a_layer():
+    top = {".".join(name.split(".")[:2]) for name in _modules() if name != "docsnippets"}
+    unranked = sorted(top - _layer_names())
+    assert not unranked, f"give these a layer in pyproject.toml's layers contract: {unranked}"
+
+
+def test_the_contracts_name_only_modules_that_exist():
+    known = set(_modules())
+    named = set(_layer_names())
+    for contract in _contracts():
+        named.update(contract.get("source_modules", ()))
+        named.update(m for m in contract.get("forbidden_modules", ()) if m.startswith("docsnippets"))
+    assert sorted(named - known) == []
+
+
+def test_the_top_level_stays_short():
+    top_modules = [p for p in PACKAGE.glob("*.py") if p.name != "__init__.py"]
+    subpackages = [p for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()]
+    assert len(top_modules) <= 12 and len(subpackages) >= 4, (top_modules, subpackages)
+
+
 def test_the_import_graph_has_no_cycle():
+    assert "docsnippets.snippets.records" in _graph()["docsnippets.snippets.extract"]  # the reader reads
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
 
 
@@ -119,16 +135,31 @@ def test_the_cycle_finder_finds_cycles(graph, expected):
 
 
 def test_the_import_reader_sees_every_form_and_skips_type_checking():
+    known = {
+        "docsnippets.engine",
+        "docsnippets.snippets",
+        "docsnippets.snippets.records",
+        "docsnippets.tree",
+        "docsnippets.cache",
+        "docsnippets.report.render",
+    }
     source = (
         "from typing import TYPE_CHECKING\n"
-        "from . import engine\n"
+        "from .. import engine\n"
         "from .records import Snippet\n"
         "import docsnippets.tree\n"
-        "def f():\n    from .cache import SnippetCache\n"
-        "if TYPE_CHECKING:\n    from .render import Context\n"
+        "def f():\n    from docsnippets.cache import SnippetCache\n"
+        "if TYPE_CHECKING:\n    from docsnippets.report.render import Context\n"
     )
-    assert _runtime_imports(ast.parse(source)) == {"engine", "records", "tree", "cache"}
+    found = _runtime_imports("docsnippets.snippets.extract", ast.parse(source), False, known)
+    assert found == {"docsnippets.engine", "docsnippets.snippets.records", "docsnippets.tree", "docsnippets.cache"}
 
 
 def test_tree_only_lists_and_reads():
-    assert not _graph()["tree"] & {"extract", "pairs", "engine", "manifest", "compare"}
+    assert not _graph()["docsnippets.tree"] & {
+        "docsnippets.snippets.extract",
+        "docsnippets.snippets.pairs",
+        "docsnippets.engine",
+        "docsnippets.manifest.build",
+        "docsnippets.report.compare",
+    }

@@ -4,6 +4,7 @@ import pytest
 from tests.support.manifest_helpers import entry_objects, rename_file
 
 from docsnippets import fileio
+from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import pair_up
@@ -85,7 +86,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fileio.os, "replace", boom)
     with pytest.raises(OSError):
-        mf.write_atomic(target, "new\n")
+        write_atomic(target, "new\n")
     assert target.read_text() == "old\n"
     assert list(tmp_path.iterdir()) == [target]
 

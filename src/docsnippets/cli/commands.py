@@ -13,10 +13,11 @@ from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli.output import warn, warn_unpaired, write_report
 from docsnippets.config import Config, ConfigError
-from docsnippets.config import load as load_config
+from docsnippets.configfile import load as load_config
 from docsnippets.constants import parse_fail_on
 from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.manifest.io import COMMIT, REPOSITORY
 from docsnippets.report import render
 from docsnippets.report.compare import limit_desync
@@ -273,7 +274,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     root = check_root(args.root)
     path = _manifest_path(args, root)
-    data = mf.load(path)
+    data = store.load(path)
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
     if data["schema"] != mf.SCHEMA:

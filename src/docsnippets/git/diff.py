@@ -15,6 +15,7 @@ from docsnippets import engine
 from docsnippets.config import Config
 from docsnippets.git import refs as gitrefs
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.references.check import DIRECTORY, FILE, ModuleFiles
 from docsnippets.references.modules import DirectoryFiles
 from docsnippets.snippets.extract import Memo
@@ -71,7 +72,7 @@ def run_diff(
     code: ModuleFiles
     if head_sha is None:
         inventory = engine.scan_tree(root, config, memo=memo)
-        head_manifest = mf.load(manifest, memo)
+        head_manifest = store.load(manifest, memo)
         code = DirectoryFiles(root)
 
         def exists(path: str) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.manifest.io import permalink_of
 
 Entry = dict[str, Any]
@@ -151,7 +152,7 @@ def merge(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, A
 
 
 def _read(path: Path, config: Config) -> dict[str, Any] | None:
-    text = mf.read(path)
+    text = store.read(path)
     if text is None or not text.strip():
         return None
     return mf.upgrade(mf.parse(text, str(path)), config)

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from docsnippets import engine
 from docsnippets.config import ConfigError
-from docsnippets.config import load as load_config
+from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
 from docsnippets.github.outcome import Outcome, finish, links
 from docsnippets.github.settings import ActionError, Settings

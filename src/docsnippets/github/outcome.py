@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
 from docsnippets.github.settings import Settings
 from docsnippets.github.workflow import annotation, append_summary, write_outputs
-from docsnippets.manifest import build as mf
 from docsnippets.report import render
 from docsnippets.report.compare import Report
 from docsnippets.report.verdict import Verdict, decide
@@ -77,7 +77,7 @@ def finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, out
         print(line, file=out)
     report_path = _report_path(settings)
     try:
-        mf.write_atomic(report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n")
+        write_atomic(report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n")
     except OSError as exc:
         print(annotation("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}"), file=out)
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))

@@ -15,12 +15,10 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Collection
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
-from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
 from docsnippets.manifest import check as manifest_check
 from docsnippets.manifest import schema1
 from docsnippets.manifest.io import ManifestError, dumps, fail, permalink, permalink_of, validate_source
@@ -28,12 +26,10 @@ from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields,
 
 __all__ = [
     "DEFAULT_MANIFEST",
-    "ManifestAccessError",
     "ManifestError",
     "dumps",
     "permalink",
     "permalink_of",
-    "write_atomic",
 ]
 
 SCHEMA = 2
@@ -49,10 +45,6 @@ class ValidationMemo(Protocol):
     def validated(self, manifest_sha256: str) -> bool: ...
 
     def mark_validated(self, manifest_sha256: str) -> None: ...
-
-
-class ManifestAccessError(ManifestError):
-    """The manifest path cannot be read at all (a directory, a FIFO, no permission)."""
 
 
 def summarize(inv: Inventory) -> dict[str, Any]:
@@ -225,30 +217,6 @@ def validate(data: Any, where: str, *, schema_checked: bool = False) -> None:
     if not isinstance(data.get("selection"), dict):
         raise bad("'selection' is missing or not a dict")
     schema1.validate(data, bad, validate_source(data.get("source"), bad))
-
-
-def read(path: Path) -> str | None:
-    """The manifest's text, or None when the file does not exist."""
-    try:
-        raw = read_regular(path)
-    except IsADirectoryError:
-        raise ManifestAccessError(f"{path}: is a directory; pass the manifest file to --manifest") from None
-    except NotRegularFile:
-        raise ManifestAccessError(f"{path}: not a regular file; pass the manifest file to --manifest") from None
-    except OSError as exc:
-        raise ManifestAccessError(f"{path}: cannot read ({exc.strerror or exc}); fix its permissions") from None
-    if raw is None:
-        return None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise fail(str(path), "not UTF-8 text") from None
-
-
-def load(path: Path, memo: object = None) -> dict[str, Any] | None:
-    """The validated manifest (either schema), or None when the file does not exist (``memo``: see :func:`parse`)."""
-    text = read(path)
-    return None if text is None else parse(text, str(path), memo)
 
 
 def to_inventory(data: dict[str, Any]) -> Inventory:
