@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
 from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
@@ -181,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the catalogue (default: zh)")
     rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
 
+    init.add_parser(sub)
     md = sub.add_parser(
         "merge-driver",
         help="git merge driver for the manifest: docsnippets merge-driver %%O %%A %%B",
@@ -356,6 +358,7 @@ COMMANDS = {
     "diff": cmd_diff,
     "render": cmd_render,
     "merge-driver": cmd_merge_driver,
+    "init": init.cmd_init,
 }
 
 
