@@ -88,7 +88,7 @@ for name in sys.argv[1:]:
 # and goal 3 show what the imports cost.
 IN_PROCESS = """
 import contextlib, io, sys, time
-import jsonschema, markdown_it, yaml
+import markdown_it, yaml
 from docsnippets.cli import main
 start = time.perf_counter()
 with contextlib.redirect_stdout(io.StringIO()):

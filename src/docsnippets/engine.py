@@ -181,7 +181,7 @@ def check(
     """The manifest against the tree; with ``references`` (and the config's), the snippets'
     imports against the tree's code: all snippets, or with ``changed`` those of the touched
     files and those importing or calling into a changed ``.py`` file."""
-    data = store.load(manifest_path, memo)
+    data = store.load(manifest_path)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
@@ -299,7 +299,7 @@ def update(
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
     old_text = store.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
     try:
-        old = mf.parse(old_text, str(manifest_path), memo) if old_text is not None else None
+        old = mf.parse(old_text, str(manifest_path)) if old_text is not None else None
     except mf.ManifestError:
         old = None  # a broken manifest is exactly what update is for
     inventory = scan_tree(root, config, memo=memo)
