@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from docsnippets.references.bindings import module_names
-from docsnippets.references.calls import call_findings
+from docsnippets.references.calls import Pages, call_findings
 from docsnippets.references.findings import (
     DIRECTORY,
     FILE,
@@ -94,15 +94,23 @@ def _problems(tree: Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
 
 
 def check_references(
-    snippets: Iterable[Snippet], files: ModuleFiles, packages: Iterable[str] = (), ignore_calls: Iterable[str] = ()
+    snippets: Iterable[Snippet],
+    files: ModuleFiles,
+    packages: Iterable[str] = (),
+    ignore_calls: Iterable[str] = (),
+    pages: Iterable[Snippet] | None = None,
 ) -> tuple[BrokenReference, ...]:
     """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
     call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
+    ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
+    (``snippets`` themselves when None).
 
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
+    snippets = tuple(snippets)
     tree = Tree(files, packages)
     ns = Namespaces(tree)
+    context = Pages(snippets if pages is None else pages)
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
@@ -113,7 +121,7 @@ def check_references(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
                 )
         first = snippet.code_lines[0]
-        for f in call_findings(snippet.body, ns, patterns):
+        for f in call_findings(snippet.body, ns, patterns, context.earlier(snippet)):
             line = first + f.line - 1
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
@@ -166,12 +174,14 @@ def snippets_calling(
     changed = frozenset(paths)
     if not changed:
         return ()
+    snippets = tuple(snippets)
     tree = Tree(files, packages)
     ns = Namespaces(tree)
+    context = Pages(snippets)
     out = []
     for snippet in snippets:
         tree.visited.clear()
-        call_findings(snippet.body, ns)
+        call_findings(snippet.body, ns, (), context.earlier(snippet))
         if tree.visited & changed:
             out.append(snippet)
     return tuple(out)
