@@ -17,7 +17,7 @@ from docsnippets.constants import ExitCode
 from docsnippets.github.outcome import Outcome, finish, links
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage1 import Checkout, ClientFactory, default_client, run_pr, template_path
-from docsnippets.github.workflow import add_mask, annotation
+from docsnippets.github.workflow import LogStream, add_mask
 from docsnippets.manifest import build as mf
 from docsnippets.report import render
 from docsnippets.tree import TreeError, check_root
@@ -32,7 +32,7 @@ def checkout_of(settings: Settings) -> Checkout:
     return Checkout(root, config, root / settings.manifest)
 
 
-def run(settings: Settings, out: TextIO, client_factory: ClientFactory = default_client) -> int:
+def run(settings: Settings, out: LogStream, client_factory: ClientFactory = default_client) -> int:
     checkout = checkout_of(settings)
     if settings.event_name in PR_EVENTS:
         return run_pr(settings, checkout, out, client_factory)
@@ -47,7 +47,7 @@ def run(settings: Settings, out: TextIO, client_factory: ClientFactory = default
     )
 
 
-def run_tree(settings: Settings, checkout: Checkout, out: TextIO) -> int:
+def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
     """The committed manifest against the whole tree; no API, no token."""
     result = engine.check(checkout.root, checkout.config, checkout.manifest_path, strict_lines=settings.strict_lines)
     outcome = Outcome(result.report, None, manifest_missing=result.manifest_missing, inventory=result.inventory)
@@ -68,17 +68,17 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
     import os
 
     env = os.environ if environ is None else environ
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
+    log = LogStream(sys.stdout if out is None else out)
+    errors = LogStream(sys.stderr if err is None else err)
     mask = add_mask(env.get("INPUT_GITHUB-TOKEN", "").strip())
     if mask is not None:
-        print(mask, file=out, flush=True)
+        log.command(mask)
     try:
-        return run(Settings.from_environ(env), out)
+        return run(Settings.from_environ(env), log)
     except (ActionError, ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
         message = str(exc)
-        print(annotation("error", message), file=out)
-        print(f"docsnippets: error: {message}", file=err)
+        log.annotate("error", message)
+        errors.line(f"docsnippets: error: {message}")
     except Exception as exc:  # the gate answers with a code, never a traceback
-        print(f"docsnippets: error: internal error ({type(exc).__name__}: {exc}); please report it", file=err)
+        errors.line(f"docsnippets: error: internal error ({type(exc).__name__}: {exc}); please report it")
     return int(ExitCode.ERROR)

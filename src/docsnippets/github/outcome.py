@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND, Cause, ExitCode
 from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
 from docsnippets.github.settings import Settings
-from docsnippets.github.workflow import annotation, append_summary, write_outputs
+from docsnippets.github.workflow import LogStream, append_summary, write_outputs
 from docsnippets.report import render
 from docsnippets.report.compare import Report
 from docsnippets.report.verdict import Verdict, decide
@@ -70,7 +70,7 @@ def report_data(outcome: Outcome, verdict: Verdict) -> dict[str, Any]:
 
 
 def finish(
-    settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: TextIO, *, delivered: bool = False
+    settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: LogStream, *, delivered: bool = False
 ) -> int:
     """Every output of the run, each rendered from the same verdict; returns the exit code.
 
@@ -80,18 +80,18 @@ def finish(
     freshness = outcome.freshness
     verdict = outcome.verdict(settings.fail_on)
     for line in annotations(freshness, verdict, ctx.manifest_name):
-        print(line, file=out)
+        out.command(line)
     report_path = _report_path(settings)
     try:
         write_atomic(report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n")
     except OSError as exc:
-        print(annotation("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}"), file=out)
+        out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
     write_outputs(settings.output, _outputs(outcome, verdict, _shown_path(report_path, settings.workspace)))
     code = verdict.exit_code
     if delivered and verdict.cause != Cause.ERROR:
         code = int(ExitCode.PASSED)
-    print(f"docsnippets: {verdict.sentence()}; exit {code}", file=out)
+    out.line(f"docsnippets: {verdict.sentence()}; exit {code}")
     return code
 
 

@@ -12,14 +12,14 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from docsnippets import engine
 from docsnippets.config import Config
 from docsnippets.constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
 from docsnippets.github.outcome import Outcome, finish, fix_command, has_changes, links
 from docsnippets.github.settings import ActionError, Settings
-from docsnippets.github.workflow import annotation
+from docsnippets.github.workflow import LogStream
 from docsnippets.manifest import build as mf
 from docsnippets.report import render
 from docsnippets.report.compare import Report, compare, limit_desync
@@ -55,12 +55,12 @@ class Problems:
     """The API failures of one run: each is printed as a warning when it happens and joined
     into the verdict's error at the end."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: LogStream) -> None:
         self.out = out
         self.errors: list[str] = []
 
     def warn(self, message: str) -> None:
-        print(annotation("warning", message), file=self.out)
+        self.out.annotate("warning", message)
 
     def failed(self, error: Exception, consequence: str) -> None:
         self.errors.append(str(error))
@@ -117,7 +117,7 @@ def require_token(settings: Settings) -> None:
         raise ActionError("no GitHub token: set the github-token input (default: ${{ github.token }})")
 
 
-def run_pr(settings: Settings, checkout: Checkout, out: TextIO, client_factory: ClientFactory) -> int:
+def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factory: ClientFactory) -> int:
     pr = pull_request(read_event(settings), settings)
     require_token(settings)
     client = client_factory(settings)
@@ -153,10 +153,7 @@ def changed_paths(client: Any, pr: PullRequest, problems: Problems) -> list[str]
         return None
     if len(files) >= GITHUB_FILES_CAP:
         # GitHub lists at most 3,000 files of a PR: a longer list may hide changed Markdown.
-        print(
-            annotation("notice", f"{len(files)} changed files (GitHub's cap); checking the whole tree"),
-            file=problems.out,
-        )
+        problems.out.annotate("notice", f"{len(files)} changed files (GitHub's cap); checking the whole tree")
         return None
     return both_names(files)
 
@@ -259,7 +256,7 @@ def post_comment(
     number: int,
     outcome: Outcome,
     ctx: render.CommentContext,
-    out: TextIO,
+    out: LogStream,
     *,
     forbidden: Callable[[Exception], str] | None = None,
     extra: str = "",
@@ -286,10 +283,10 @@ def post_comment(
         done = _upsert(client, number, lambda budget: render.comment(freshness, ctx, **budget) + extra, create)
     except GitHubError as exc:
         if exc.kind == ErrorKind.FORBIDDEN and forbidden is not None:
-            print(annotation("warning", forbidden(exc)), file=out)
+            out.annotate("warning", forbidden(exc))
             return outcome
         return outcome.failed(str(exc))
-    print(f"docsnippets: PR comment {done.action}" + (f": {done.url}" if done.url else ""), file=out)
+    out.line(f"docsnippets: PR comment {done.action}" + (f": {done.url}" if done.url else ""))
     return outcome
 
 

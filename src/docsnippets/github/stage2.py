@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 from docsnippets import engine
 from docsnippets.config import Config
@@ -32,7 +32,7 @@ from docsnippets.github.stage1 import (
     read_event,
     require_token,
 )
-from docsnippets.github.workflow import annotation
+from docsnippets.github.workflow import LogStream, one_line
 from docsnippets.manifest import build as mf
 from docsnippets.report.compare import Report, compare, limit_desync
 from docsnippets.report.verdict import Verdict
@@ -115,14 +115,14 @@ def find_pull(client: Any, run: RunEvent) -> PullRequest:
     return PullRequest(pull.number, pull.base_sha, pull.head_sha)
 
 
-def run_stage2(settings: Settings, checkout: Checkout, out: TextIO, client_factory: ClientFactory) -> int:
+def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_factory: ClientFactory) -> int:
     run = run_event(read_event(settings), settings)
     require_token(settings)
     client = client_factory(settings)
     try:
         pr = find_pull(client, run)
     except Superseded as exc:
-        print(f"docsnippets: {exc}", file=out)
+        out.line(f"docsnippets: {exc}")
         return int(ExitCode.PASSED)
     problems = Problems(out)
     fetched = fetch(client, settings, checkout.config, pr, problems)
@@ -134,7 +134,7 @@ def run_stage2(settings: Settings, checkout: Checkout, out: TextIO, client_facto
     ctx = comment_context(settings, checkout, pr.head_sha, outcome, fetched.base_missing)
     extra = f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
     if checkout.config.references:
-        print(annotation("notice", REFERENCES_SKIPPED), file=out)
+        out.annotate("notice", REFERENCES_SKIPPED)
         extra += f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
     outcome = set_status(client, settings, pr.head_sha, outcome, out)
@@ -269,11 +269,10 @@ def status_state(verdict: Verdict) -> str:
 def _description(verdict: Verdict) -> str:
     from docsnippets.github.client import STATUS_DESCRIPTION_LIMIT
 
-    text = verdict.sentence()
-    return text if len(text) <= STATUS_DESCRIPTION_LIMIT else text[: STATUS_DESCRIPTION_LIMIT - 1] + "…"
+    return one_line(verdict.sentence(), STATUS_DESCRIPTION_LIMIT)
 
 
-def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out: TextIO) -> Outcome:
+def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out: LogStream) -> Outcome:
     """The commit status branch protection can require: set here, where the PR cannot reach."""
     from docsnippets.github.client import GitHubError
 
@@ -287,7 +286,7 @@ def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out:
             sha, state, context=settings.status_context, description=_description(verdict), target_url=target
         )
     except GitHubError as exc:
-        print(annotation("warning", f"{exc}; branch protection will not see this verdict"), file=out)
+        out.annotate("warning", f"{exc}; branch protection will not see this verdict")
         return outcome.failed(str(exc))
-    print(f"docsnippets: commit status {settings.status_context} set to {state} on {sha[:12]}", file=out)
+    out.line(f"docsnippets: commit status {settings.status_context} set to {state} on {sha[:12]}")
     return outcome

@@ -1,15 +1,21 @@
 """GitHub Actions workflow commands: annotations and masks on stdout, outputs and summary files.
 
-Pure builders return the command text; only ``write_outputs`` and ``append_summary`` touch
-files, the ones the runner names in ``GITHUB_OUTPUT`` and ``GITHUB_STEP_SUMMARY``.
+Pure builders return the command text; ``LogStream`` is the one way the Action writes to its
+log; only ``write_outputs`` and ``append_summary`` touch files, the ones the runner names in
+``GITHUB_OUTPUT`` and ``GITHUB_STEP_SUMMARY``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TextIO
 
 _OUTPUT_DELIMITER = "docsnippets_EOF"
+# The runner obeys ``::name::data`` at the start of a left-trimmed line and, in its legacy
+# form, ``##[name]data`` anywhere in a line, on stdout and stderr alike.
+_COMMAND_START = "::"
+_LEGACY_COMMAND = "##["
 
 
 def _escape_data(text: str) -> str:
@@ -39,6 +45,57 @@ def annotation(
         props.append(f"title={_escape_prop(title)}")
     head = f"::{level} {','.join(props)}" if props else f"::{level}"
     return f"{head}::{_escape_data(message)}"
+
+
+def plain_line(text: str) -> str:
+    """``text`` as one log line the runner shows but never obeys.
+
+    Escaped as annotation data is (``%``, CR and LF as ``%25``, ``%0D``, ``%0A``), so a file
+    name cannot start a line of its own; ``[`` after ``##`` and a leading ``:`` are escaped
+    too, the two ways a line the runner reads becomes a command.
+    """
+    line = _escape_data(text).replace(_LEGACY_COMMAND, "##%5B")
+    indent = len(line) - len(line.lstrip())
+    if line.startswith(_COMMAND_START, indent):
+        line = f"{line[:indent]}%3A{line[indent + 1 :]}"
+    return line
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` for a place that shows one short line (a commit status description): every
+    run of whitespace, line breaks included, made one space, control characters escaped,
+    and at most ``limit`` characters, the last an ellipsis when cut."""
+    flat = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in " ".join(text.split()))
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+
+
+class LogStream:
+    """Where every line the Action prints goes (stdout or stderr of the step).
+
+    The runner reads both streams line by line and obeys workflow commands in them, so text
+    from a pull request (paths, snippets, error messages naming them) reaches the log only
+    through ``line`` (escaped) or inside a command built by ``annotation`` (escaped as the
+    runner unescapes it); ``command`` takes only such built commands.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def line(self, text: str) -> None:
+        self._write(plain_line(text))
+
+    def command(self, text: str) -> None:
+        if not text.startswith(_COMMAND_START) or "\n" in text or "\r" in text:
+            raise ValueError("not a workflow command built by docsnippets.github.workflow")
+        self._write(text)
+
+    def annotate(self, level: str, message: str) -> None:
+        """A file-less annotation (``::warning::…``) of ``message``."""
+        self.command(annotation(level, message))
+
+    def _write(self, line: str) -> None:
+        self._stream.write(line + "\n")
+        self._stream.flush()
 
 
 def add_mask(secret: str) -> str | None:
