@@ -8,7 +8,10 @@ the growth itself.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from functools import partial
+from pathlib import Path
 
 from tests.support.scenario import subprocess_runner
 from tests.support.small_pr import SmallPR
@@ -31,3 +34,17 @@ def test_both_stages_read_hostile_markdown_in_linear_time(tmp_path, fake):
     second = pr.stage2().run(runner)
     assert second.code == 0, second.stdout + second.stderr
     assert [s["state"] for s in pr.statuses()] == ["success"]
+
+
+def test_the_pathological_bench_prints_a_ratio_per_size():
+    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--max-bytes", "262144", "--shape", "one-long-backtick-line"],
+        capture_output=True,
+        text=True,
+        timeout=CUT_OFF,
+        check=True,
+    )
+    rows = [line.split() for line in done.stdout.splitlines()[1:]]
+    assert [int(r[1]) for r in rows] == [16384 + 7, 65536 + 7, 262144 + 7]
+    assert len(rows[0]) == 4 and all(len(r) in (4, 6) for r in rows[1:])
