@@ -11,18 +11,6 @@ The cache lives in a user cache directory, never in the repository, and the Acti
 uses one: on a runner the home directory is shared with earlier steps that ran PR code. An
 entry that cannot be read or does not validate is a miss; a directory that cannot be written
 only means no cache. Either way nothing changes but the speed.
-
-The same directory remembers which manifests passed validation, so that a check of an
-unchanged manifest need not import ``jsonschema`` (its import costs more than the rest of a
-check of a small tree). An entry is named by the SHA-256 of the manifest's text (its UTF-8
-bytes; a leading BOM, which decoding drops, is the only byte outside the key) and holds that
-hash again, under a salt of the schema file, the manifest modules' code, the tool's and
-Python's versions and the installed ``jsonschema``'s validator code; it says only "these
-exact bytes passed", so it can vouch for no other manifest, and a manifest that fails is
-never written. The trust model is the extraction cache's: whoever can write the directory
-can vouch for bytes of their choosing, which is why only the CLI, on the user's own cache,
-passes a memo and the Action never does. A hit still parses the JSON and runs the semantic
-pass; should that pass object (the entry lied), the manifest is validated in full.
 """
 
 from __future__ import annotations
@@ -35,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docsnippets import __version__
 from docsnippets.config import Config
 from docsnippets.constants import Status
 from docsnippets.fileio import read_regular, write_atomic
@@ -54,18 +41,6 @@ _EXTRACTION_CODE = (
     "snippets/records.py",
     "cache.py",
 )
-# The modules (besides the schema file) whose code decides whether a manifest is valid.
-_MANIFEST_CODE = (
-    "manifest/build.py",
-    "manifest/io.py",
-    "manifest/check.py",
-    "manifest/schema1.py",
-    "snippets/records.py",
-    "cache.py",
-)
-MANIFEST_FORMAT = 1
-# The installed jsonschema modules that decide what the schema accepts.
-_JSONSCHEMA_CODE = ("validators.py", "_keywords.py", "_format.py", "_types.py", "_utils.py")
 _HEX = frozenset("0123456789abcdef")
 _STATUSES = frozenset(Status)
 # Bodies up to this size get their code digest computed for the entry; a longer one is left
@@ -117,30 +92,6 @@ def salt(config: Config) -> str:
     return digest.hexdigest()[:32]
 
 
-def _jsonschema_fingerprint() -> bytes:
-    """The installed jsonschema's validator code, found without importing it (that is the point)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("jsonschema")
-    if spec is None or not spec.submodule_search_locations:
-        raise OSError("jsonschema is not installed")
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    return b"".join((folder / name).read_bytes() for name in _JSONSCHEMA_CODE)
-
-
-def manifest_salt() -> str:
-    """Everything besides a manifest's bytes that its validity depends on, hashed."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps([MANIFEST_FORMAT, __version__, sys.implementation.name, sys.version]).encode())
-    here = Path(__file__).resolve().parent
-    schema = here / "manifest" / "schema" / "documentation-snippets.schema.json"
-    for path in (schema, *(here / n for n in _MANIFEST_CODE)):
-        code = path.read_bytes()
-        digest.update(b"%d:" % len(code) + code)
-    digest.update(_jsonschema_fingerprint())
-    return digest.hexdigest()[:32]
-
-
 class SnippetCache:
     """Extraction results by file content, one small JSON file an entry.
 
@@ -151,9 +102,6 @@ class SnippetCache:
         self.enabled = True
         self.hits = 0
         self.misses = 0
-        self._root = directory
-        self._manifests: Path | None = None  # the salted folder, found on first use
-        self.manifest_hits = 0
         try:
             self.directory = directory / salt(config)
         except (OSError, ValueError):
@@ -189,43 +137,6 @@ class SnippetCache:
             write_atomic(entry, data, durable=False)  # readers see no entry or a whole one, never half
         except (OSError, ValueError, RecursionError):
             self.enabled = False  # read-only or full: stop trying for this run
-
-    def _manifest_entry(self, manifest_sha256: str) -> Path | None:
-        if len(manifest_sha256) != 64 or not _HEX.issuperset(manifest_sha256):
-            return None
-        if self._manifests is None:
-            try:
-                self._manifests = self._root / f"manifest-{manifest_salt()}"
-            except (OSError, ValueError):
-                return None
-        return self._manifests / f"{manifest_sha256}.json"
-
-    def validated(self, manifest_sha256: str) -> bool:
-        """Whether a manifest with exactly these bytes passed validation before; never raises."""
-        entry = self._manifest_entry(manifest_sha256)
-        if entry is None:
-            return False
-        try:
-            raw = read_regular(entry)
-            data = json.loads(raw) if raw is not None else None
-        except (OSError, ValueError, RecursionError):
-            return False
-        found = isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT
-        if not (found and data.get("valid") == manifest_sha256):  # an entry names the bytes it vouches for
-            return False
-        self.manifest_hits += 1
-        return True
-
-    def mark_validated(self, manifest_sha256: str) -> None:
-        """Remember that these bytes passed (called only after a full validation succeeded)."""
-        entry = self._manifest_entry(manifest_sha256)
-        if entry is None:
-            return
-        try:
-            data = json.dumps({"format": MANIFEST_FORMAT, "valid": manifest_sha256}).encode()
-            write_atomic(entry, data, durable=False)
-        except (OSError, ValueError):
-            self._manifests = None  # read-only or full: the next manifest tries again, harmlessly
 
 
 def _entry_of(s: Snippet) -> dict[str, Any]:

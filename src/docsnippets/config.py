@@ -88,6 +88,7 @@ class Config:
     server_url: str = "https://github.com"
     packages: tuple[str, ...] = ()  # top-level packages of the repository besides those found
     references: bool = True  # check the imports of snippets against the tree's code
+    ignore_calls: tuple[str, ...] = ()  # fnmatch patterns of callees (module.Qual.name) not judged
     source: Path | None = field(default=None, compare=False)
 
     def selection(self) -> dict[str, Any]:
@@ -199,6 +200,7 @@ _PARSERS: dict[str, Callable[[Any, str, str], Any]] = {
     "server_url": _url_part(_SERVER_URL, "be an http(s) URL such as https://github.example.com"),
     "packages": _packages,
     "references": _boolean,
+    "ignore_calls": _str_list,
 }
 
 

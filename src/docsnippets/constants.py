@@ -86,6 +86,10 @@ DEFAULT_MANIFEST = "documentation-snippets.json"
 CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 FIX_COMMAND = "docsnippets update"
 REFERENCES_FIX = "make each broken import name the module and the names the code has now, in both languages"
+CALLS_FIX = (
+    "make each flagged call fit the code as it is now (its arguments, await, with or async with), "
+    "in both languages; silence a false alarm with a comment docsnippets: ignore[KIND] on its line"
+)
 
 # GitHub's limits, which the Action must stay within.
 GITHUB_COMMENT_LIMIT = 65_536  # characters of one issue comment

@@ -180,8 +180,8 @@ def check(
 ) -> CheckResult:
     """The manifest against the tree; with ``references`` (and the config's), the snippets'
     imports against the tree's code: all snippets, or with ``changed`` those of the touched
-    files and those importing a changed ``.py`` file."""
-    data = store.load(manifest_path, memo)
+    files and those importing or calling into a changed ``.py`` file."""
+    data = store.load(manifest_path)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
@@ -194,9 +194,9 @@ def check(
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if references and config.references:
-        chosen = current.snippets if changed is None else snippets_to_check(current.snippets, touched or [], changed)
-        found = broken_references(current, chosen, DirectoryFiles(root), config)
-        report = replace(report, broken_references=found)
+        code, every = DirectoryFiles(root), current.snippets
+        chosen = every if changed is None else snippets_to_check(every, touched or [], changed, code, config.packages)
+        report = replace(report, broken_references=broken_references(current, chosen, code, config))
     report = with_manifest_reasons(report, data)
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
 
@@ -206,7 +206,8 @@ def broken_references(
 ) -> tuple[tuple[str, BrokenReference], ...]:
     """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
-    return tuple((ids[b.snippet.key], b) for b in check_references(snippets, files, config.packages))
+    found = check_references(snippets, files, config.packages, config.ignore_calls, inventory.snippets)
+    return tuple((ids[b.snippet.key], b) for b in found)
 
 
 def with_manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
@@ -298,7 +299,7 @@ def update(
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
     old_text = store.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
     try:
-        old = mf.parse(old_text, str(manifest_path), memo) if old_text is not None else None
+        old = mf.parse(old_text, str(manifest_path)) if old_text is not None else None
     except mf.ManifestError:
         old = None  # a broken manifest is exactly what update is for
     inventory = scan_tree(root, config, memo=memo)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from docsnippets.config import Config
+from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
 from docsnippets.snippets.records import Notice
 
 # What pathlib's is_symlink()/is_file() swallow as "no such file" (Python 3.11 pathlib._IGNORED_*).
@@ -39,6 +40,23 @@ def check_root(root: Path) -> Path:
     if not root.is_dir():
         raise TreeError(f"{root}: root is not a directory; pass the repository directory to --root")
     return root.resolve()
+
+
+def find_root(start: Path) -> Path:
+    """The root a command run in ``start`` means, found as git, pre-commit and ruff find theirs.
+
+    The nearest directory, ``start`` or above, that holds the manifest or the config; else the
+    top of the git work tree (the first directory with ``.git``: the search never leaves the
+    repository); else ``start`` itself. Only names are looked at, so no git process is run.
+    """
+    here = start.resolve()
+    markers = (DEFAULT_MANIFEST, *CONFIG_FILENAMES)
+    for directory in (here, *here.parents):
+        if any(os.path.isfile(directory / name) for name in markers):
+            return directory
+        if os.path.lexists(directory / ".git"):
+            return directory
+    return here
 
 
 def _git(root: Path, *args: str) -> str | None:

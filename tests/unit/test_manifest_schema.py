@@ -1,14 +1,20 @@
-"""The shipped JSON Schema: what other tools see, what messages it yields, and when it is loaded."""
+"""The shipped JSON Schema: what other tools see, what messages it yields, and the validator generated from it."""
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from tests.support.manifest_helpers import entry_objects
+from tests.support.scripts import load_script
 
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import check as manifest_check
+from docsnippets.manifest import schema_validator
+
+REPO = Path(__file__).resolve().parents[2]
+gen_validator = load_script(".ci/gen_validator.py", "gen_validator")
 
 DOC = "# x\n\n```python\nasync def f():\n    return await g()\n```\n"
 
@@ -74,10 +80,33 @@ def test_a_trailing_newline_in_the_commit_is_refused(data):
         mf.parse(json.dumps(data), "m.json")
 
 
-def test_starting_the_cli_does_not_import_the_validator():
-    code = "import sys, docsnippets.cli; print('jsonschema' in sys.modules)"
+def test_the_committed_validator_is_what_the_schema_gives():
+    done = subprocess.run(
+        [sys.executable, str(REPO / ".ci" / "gen_validator.py"), "--check"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert gen_validator.generate() == gen_validator.TARGET.read_text(encoding="utf-8")
+
+
+def test_a_schema_edit_without_regenerating_is_caught(tmp_path, monkeypatch):
+    schema = json.loads(gen_validator.SCHEMA.read_text(encoding="utf-8"))
+    schema["$defs"]["line"]["minimum"] = 0
+    edited = tmp_path / "schema.json"
+    edited.write_text(json.dumps(schema), encoding="utf-8")
+    monkeypatch.setattr(gen_validator, "SCHEMA", edited)
+    assert gen_validator.main(["--check"]) == 1
+    monkeypatch.setattr(gen_validator, "TARGET", tmp_path / "out.py")
+    assert gen_validator.main([]) == 0 and gen_validator.main(["--check"]) == 0
+    assert "< 0" in (tmp_path / "out.py").read_text(encoding="utf-8")
+
+
+def test_the_generated_validator_imports_no_schema_library():
+    code = (
+        "import sys; import docsnippets.manifest.check; "
+        "print(sorted(m for m in ('jsonschema', 'fastjsonschema') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
+    assert out.strip() == "[]"
 
 
 def _mutations(data):
@@ -99,10 +128,10 @@ def _mutations(data):
         yield broken
 
 
-def test_the_inlined_schema_the_validator_uses_says_what_the_file_says(data):
+def test_the_inlined_schema_the_generator_uses_says_what_the_file_says(data):
     from jsonschema import Draft202012Validator
 
-    flat = manifest_check.inline_refs(_schema(), _schema()["$defs"])
+    flat = gen_validator.inline_refs(_schema(), _schema()["$defs"])
     assert "$ref" not in json.dumps(flat) and "$defs" not in flat
     Draft202012Validator.check_schema(flat)
     plain, inlined = Draft202012Validator(_schema()), Draft202012Validator(flat)
@@ -112,6 +141,22 @@ def test_the_inlined_schema_the_validator_uses_says_what_the_file_says(data):
         assert want and [(list(e.absolute_path), e.validator) for e in inlined.iter_errors(broken)] == want
 
 
+def test_the_generated_validator_agrees_with_jsonschema(data):
+    """Same verdict as a reference implementation, and the first error is one jsonschema names too."""
+    from jsonschema import Draft202012Validator
+
+    plain = Draft202012Validator(_schema())
+    schema_validator.validate(json.loads(mf.dumps(data)))
+    for broken in _mutations(data):
+        want = {
+            (tuple(e.absolute_path), "propertyNames" if "propertyNames" in e.schema_path else e.validator)
+            for e in plain.iter_errors(broken)
+        }
+        with pytest.raises(schema_validator.SchemaViolation) as raised:
+            schema_validator.validate(broken)
+        assert (tuple(raised.value.path), raised.value.rule) in want
+
+
 def test_a_ref_beside_other_keywords_keeps_both():
-    flat = manifest_check.inline_refs({"$ref": "#/$defs/n", "maximum": 3}, {"n": {"type": "integer"}})
+    flat = gen_validator.inline_refs({"$ref": "#/$defs/n", "maximum": 3}, {"n": {"type": "integer"}})
     assert flat == {"maximum": 3, "allOf": [{"type": "integer"}]}

@@ -21,6 +21,7 @@ from docsnippets.references.check import (
     path_modules,
     snippets_importing,
 )
+from docsnippets.references.findings import IMPORT_KINDS
 from docsnippets.references.imports import ImportRef, find_imports, imports_of
 from docsnippets.references.modules import DirectoryFiles, find_packages
 from docsnippets.snippets.records import Snippet
@@ -321,10 +322,10 @@ def slime_repo(tmp_path: Path) -> Path:
 
 
 def _check(root: Path, packages: tuple[str, ...] = ()) -> set[tuple[str, int, str, str | None]]:
+    """The import findings (the calls' are tested in test_calls.py and tests/e2e/test_calls.py)."""
     inventory = scan_tree(root, Config())
-    return {
-        (b.file, b.line, b.module, b.name) for b in check_references(inventory.snippets, DirectoryFiles(root), packages)
-    }
+    found = check_references(inventory.snippets, DirectoryFiles(root), packages)
+    return {(b.file, b.line, b.module, b.name) for b in found if b.kind in IMPORT_KINDS}
 
 
 def _lines_of(root: Path, text: str) -> set[tuple[str, int]]:

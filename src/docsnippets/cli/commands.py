@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+import docsnippets.cli.init as init
+import docsnippets.cli.paths as paths
 from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
-from docsnippets.cli.output import warn, warn_unpaired, write_report
+from docsnippets.cli.output import warn, warn_pairing, write_report
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import parse_fail_on
@@ -22,7 +24,7 @@ from docsnippets.manifest.io import COMMIT, REPOSITORY
 from docsnippets.report import render
 from docsnippets.report.compare import limit_desync
 from docsnippets.report.verdict import decide
-from docsnippets.tree import TreeError, check_root, origin_repository
+from docsnippets.tree import TreeError, origin_repository
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -86,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--root", type=Path, default=Path("."), help="docs tree (default: .)")
+        p.add_argument("--root", type=Path, help=paths.ROOT_HELP)
         p.add_argument(
             "--manifest",
             type=Path,
@@ -175,11 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
     gated(df)
 
     rd = sub.add_parser("render", help="print the human catalogue of the manifest")
-    rd.add_argument("--root", type=Path, default=Path("."), help="docs tree (default: .)")
+    rd.add_argument("--root", type=Path, help=paths.ROOT_HELP)
     rd.add_argument("--manifest", type=Path, help="manifest path (default: <root>/documentation-snippets.json)")
     rd.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the catalogue (default: zh)")
     rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
 
+    init.add_parser(sub)
     md = sub.add_parser(
         "merge-driver",
         help="git merge driver for the manifest: docsnippets merge-driver %%O %%A %%B",
@@ -190,10 +193,6 @@ def build_parser() -> argparse.ArgumentParser:
     md.add_argument("current", type=Path, metavar="CURRENT", help="this branch's manifest, overwritten (git's %%A)")
     md.add_argument("other", type=Path, metavar="OTHER", help="the other branch's manifest (git's %%B)")
     return parser
-
-
-def _manifest_path(args: argparse.Namespace, root: Path) -> Path:
-    return args.manifest if args.manifest is not None else root / mf.DEFAULT_MANIFEST
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
@@ -208,9 +207,9 @@ def _memo(args: argparse.Namespace, config: Config, settings: CacheSettings) -> 
 
 
 def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    root = check_root(args.root)
+    root = paths.root(args)
     config = _config(args, root)
-    path = _manifest_path(args, root)
+    path = paths.manifest(args, root)
     if config.is_markdown(path.name):
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     memo = _memo(args, config, settings)
@@ -228,11 +227,11 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         print(f"docsnippets: warning: {render.visible(str(notice))}", file=sys.stderr)
     for note in result.notes:
         print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
-    warn_unpaired(result.inventory, config, root)
+    warn_pairing(result.inventory, config, root, whole_tree=True)
     s = mf.summarize(result.inventory)
     verb = "wrote" if result.written else "unchanged"
     print(
-        f"{verb} {path}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
+        f"{verb} {paths.shown(path)}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
         f"{s['examples']} examples, {s['distinct_bodies']} distinct bodies",
         file=out,
     )
@@ -240,12 +239,12 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    root = check_root(args.root)
+    root = paths.root(args)
     config = _config(args, root)
-    path = _manifest_path(args, root)
+    path = paths.manifest(args, root)
     changed = None
     if args.changed is not None or args.files:
-        changed = engine.normalize_changed(root, [*(args.changed or []), *args.files])
+        changed = engine.normalize_changed(root, paths.changed(args, root, [*(args.changed or []), *args.files]))
         for rel in changed:
             if not (root / rel).exists():
                 warn(f"{rel}: --changed file does not exist under {root}; checked as deleted")
@@ -262,18 +261,19 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     report = limit_desync(result.report, result.touched)
     for notice in report.notices:
         warn(notice)
-    warn_unpaired(result.inventory, config, root)
+    warn_pairing(result.inventory, config, root, whole_tree=changed is None)
     verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
     ctx = render.CommentContext(
         marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
     )
-    write_report(out, args.format, report, verdict, manifest=path, manifest_missing=result.manifest_missing, ctx=ctx)
+    shown = paths.shown(path)
+    write_report(out, args.format, report, verdict, manifest=shown, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    root = check_root(args.root)
-    path = _manifest_path(args, root)
+    root = paths.root(args)
+    path = paths.manifest(args, root)
     data = store.load(path)
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
@@ -305,9 +305,9 @@ def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSetti
 def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     from docsnippets.git.diff import run_diff  # git is needed only here
 
-    root = check_root(args.root)
+    root = paths.root(args)
     config = _config(args, root)
-    path = _manifest_path(args, root)
+    path = paths.manifest(args, root)
     memo = _memo(args, config, settings)
     found = run_diff(
         root,
@@ -344,7 +344,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         args.format,
         result.freshness,
         verdict,
-        manifest=path,
+        manifest=paths.shown(path),
         manifest_missing=result.head_manifest_missing,
         ctx=ctx,
         extra=extra,
@@ -358,6 +358,7 @@ COMMANDS = {
     "diff": cmd_diff,
     "render": cmd_render,
     "merge-driver": cmd_merge_driver,
+    "init": init.cmd_init,
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -13,19 +14,35 @@ from docsnippets.report import render
 from docsnippets.report.compare import Report
 from docsnippets.report.text import report_text
 from docsnippets.report.verdict import Verdict
+from docsnippets.snippets.layouts import Layout, describe, missing_rules, pairs_under, recognise, rules_yaml
 from docsnippets.snippets.pairs import pairing_hint
 from docsnippets.snippets.records import Inventory
-from docsnippets.tree import exists_markdown
+from docsnippets.tree import exists_markdown, markdown_files
 
 
 def warn(message: str) -> None:
     print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
 
 
-def warn_unpaired(inventory: Inventory, config: Config, root: Path) -> None:
+def warn_pairing(inventory: Inventory, config: Config, root: Path, *, whole_tree: bool) -> None:
+    """Say why nothing paired: a root one level off, or (``whole_tree``: the inventory is the
+    whole tree) a layout the configured rules do not describe, with the rule to add."""
     hint = pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
     if hint:
         warn(hint)
+    elif whole_tree and not any(other is not None for _, other in inventory.counterparts):
+        files, _ = markdown_files(root, config)
+        if not pairs_under(config.pair_rules, files):
+            missing = missing_rules(recognise(files), config.pair_rules)
+            if missing:
+                warn_layout(missing)
+
+
+def warn_layout(layouts: Sequence[Layout]) -> None:
+    """The finding on one line, then the YAML to paste; the YAML quotes every name in ASCII
+    escapes, so it can go out as it is."""
+    warn(f"no file pairs under the configured pair rules, but {describe(layouts)}; add this to .docsnippets.yml:")
+    sys.stderr.write(rules_yaml(layout.rule for layout in layouts))
 
 
 def write_report(

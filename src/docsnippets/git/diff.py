@@ -39,18 +39,18 @@ def _relative(path: Path, root: Path) -> str:
         raise TreeError(f"{path}: the manifest is outside the root {root}; diff reads it from git there") from None
 
 
-def _parse(raw: bytes, where: str, memo: Memo | None = None) -> dict[str, Any]:
+def _parse(raw: bytes, where: str) -> dict[str, Any]:
     try:
-        return mf.parse(raw.decode("utf-8-sig"), where, memo)
+        return mf.parse(raw.decode("utf-8-sig"), where)
     except UnicodeDecodeError:
         raise mf.ManifestError(f"{where}: not UTF-8 text; fix the manifest on that branch") from None
 
 
-def _manifest_at(root: Path, commit: str, rel: str, label: str, memo: Memo | None) -> dict[str, Any] | None:
+def _manifest_at(root: Path, commit: str, rel: str, label: str) -> dict[str, Any] | None:
     blobs = gitrefs.list_blobs(root, commit)
     if rel not in blobs:
         return None
-    return _parse(gitrefs.read_blobs(root, [blobs[rel]])[blobs[rel]], f"{rel} at {label}", memo)
+    return _parse(gitrefs.read_blobs(root, [blobs[rel]])[blobs[rel]], f"{rel} at {label}")
 
 
 def run_diff(
@@ -68,11 +68,11 @@ def run_diff(
     rel = _relative(manifest, root)
     base_sha = gitrefs.resolve(root, base) if base else gitrefs.default_base(root)
     head_sha = gitrefs.resolve(root, head) if head else None
-    base_manifest = _manifest_at(root, base_sha, rel, base or "the merge base", memo)
+    base_manifest = _manifest_at(root, base_sha, rel, base or "the merge base")
     code: ModuleFiles
     if head_sha is None:
         inventory = engine.scan_tree(root, config, memo=memo)
-        head_manifest = store.load(manifest, memo)
+        head_manifest = store.load(manifest)
         code = DirectoryFiles(root)
 
         def exists(path: str) -> bool:
@@ -80,7 +80,7 @@ def run_diff(
     else:
         files = gitrefs.files_at(root, head_sha, lambda p: p == rel or _selected(p, config))
         text = files.pop(rel, None)
-        head_manifest = _parse(text, f"{rel} at {head}", memo) if text is not None else None
+        head_manifest = _parse(text, f"{rel} at {head}") if text is not None else None
         inventory = engine.inventory_of(files, config, memo)
         code = BlobFiles(root, gitrefs.list_blobs(root, head_sha))
 

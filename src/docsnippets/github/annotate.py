@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, REFERENCES_FIX, Cause, Relation
+from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, Cause, Relation
 from docsnippets.github.workflow import annotation
+from docsnippets.references.findings import ReferenceKind, fixes_for
 from docsnippets.report.compare import Report
 from docsnippets.report.verdict import Verdict
 
@@ -72,8 +73,17 @@ def _desync(freshness: Report, level: str) -> list[str]:
     return out
 
 
+_TITLES = {
+    ReferenceKind.MODULE: "Snippet imports missing code",
+    ReferenceKind.NAME: "Snippet imports missing code",
+    ReferenceKind.CALL: "Snippet call does not fit the code",
+    ReferenceKind.AWAIT: "Snippet awaits a plain function",
+    ReferenceKind.CONTEXT: "Snippet uses a context manager or iterator of the wrong kind",
+}
+
+
 def _references(freshness: Report, level: str) -> list[str]:
     return [
-        annotation(level, f"{b.reason}; {REFERENCES_FIX}", b.file, (b.line, b.line), "Snippet imports missing code")
+        annotation(level, f"{b.reason}; {fixes_for([b])[0]}", b.file, (b.line, b.line), _TITLES[b.kind])
         for _, b in freshness.broken_references
     ]

@@ -11,11 +11,10 @@ members, i.e. inside the file pair's own regions.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Collection
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
@@ -36,15 +35,6 @@ SCHEMA = 2
 # (file, code_lines, body_sha256): an entry whose lines are known to hold that body at the
 # source commit, and may therefore carry a permalink.
 Linked = Collection[tuple[str, tuple[int, int], str]]
-
-
-@runtime_checkable
-class ValidationMemo(Protocol):
-    """Manifests that passed validation before, by the SHA-256 of their text (cache.SnippetCache)."""
-
-    def validated(self, manifest_sha256: str) -> bool: ...
-
-    def mark_validated(self, manifest_sha256: str) -> None: ...
 
 
 def summarize(inv: Inventory) -> dict[str, Any]:
@@ -149,34 +139,11 @@ def _encodable(data: Any) -> bool:
     return True
 
 
-def parse(text: str, where: str, memo: object = None) -> dict[str, Any]:
-    """Parse and validate (schema 2, or the older schema 1); every problem becomes one ManifestError line.
-
-    ``memo`` (a :class:`ValidationMemo`; anything else is ignored, so an extraction-only memo
-    may be passed) lets text that passed before skip the JSON Schema walk, and the import of
-    ``jsonschema`` with it; the semantic pass still runs, and if it objects the text is
-    validated in full after all. Only text that passed a full validation is remembered.
-    """
+def parse(text: str, where: str) -> dict[str, Any]:
+    """Parse and validate (schema 2, or the older schema 1); every problem becomes one ManifestError line."""
     data = _decoded(text, where)
-    if not isinstance(memo, ValidationMemo):
-        validate(data, where)
-        return data
-    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    if memo.validated(key) and _semantics_pass(data, where):
-        return data
     validate(data, where)
-    memo.mark_validated(key)
     return data
-
-
-def _semantics_pass(data: Any, where: str) -> bool:
-    """The checks besides the schema walk, for text a memo says passed; any failure, of whatever
-    kind (the entry vouched for bytes that are not valid), sends the text to a full validation."""
-    try:
-        validate(data, where, schema_checked=True)
-    except Exception:
-        return False
-    return True
 
 
 def _decoded(text: str, where: str) -> Any:
@@ -193,9 +160,8 @@ def _decoded(text: str, where: str) -> Any:
     return data
 
 
-def validate(data: Any, where: str, *, schema_checked: bool = False) -> None:
-    """Raise one ManifestError line for the first problem; ``schema_checked``: these exact bytes
-    passed the JSON Schema before, so only the semantic pass runs for schema 2."""
+def validate(data: Any, where: str) -> None:
+    """Raise one ManifestError line for the first problem."""
     if not isinstance(data, dict):
         raise fail(where, "the top level is not a JSON object")
     schema = data.get("schema")
@@ -212,7 +178,7 @@ def validate(data: Any, where: str, *, schema_checked: bool = False) -> None:
         return fail(where, message)
 
     if schema == SCHEMA:
-        manifest_check.validate(data, bad, schema_checked=schema_checked)
+        manifest_check.validate(data, bad)
         return
     if not isinstance(data.get("selection"), dict):
         raise bad("'selection' is missing or not a dict")

@@ -1,70 +1,31 @@
 """Validation of a schema-2 manifest: the shipped JSON Schema, then what a schema cannot say.
 
 The schema (``schema/documentation-snippets.schema.json``) gives every field's type and
-form, and editors or other tools can use the same file. The semantic pass checks what
-relates several values: ids derived from file and body, body hashes, document order, the
-code inside its fence, permalinks against the source, and pair members that name each
-other. Either way the first problem becomes one line naming the JSON path.
-
-``jsonschema`` is imported only here, on the first load: commands that never read a
-manifest do not pay for it at start-up.
+form, and editors or other tools can use the same file; ``schema_validator`` is that schema
+as generated code (see .ci/gen_validator.py), so no schema library is imported at run time.
+The semantic pass checks what relates several values: ids derived from file and body, body
+hashes, document order, the code inside its fence, permalinks against the source, and pair
+members that name each other. Either way the first problem becomes one line naming the JSON
+path.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docsnippets.constants import PAIR_RELATIONS
 from docsnippets.manifest.io import permalink_of, validate_source
+from docsnippets.manifest.schema_validator import SchemaViolation
+from docsnippets.manifest.schema_validator import validate as schema_validate
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Snippet, pair_id_of, snippet_ids
-
-if TYPE_CHECKING:
-    from jsonschema.exceptions import ValidationError
-    from jsonschema.protocols import Validator
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "documentation-snippets.schema.json"
 _SHOWN_VALUE = 60  # characters of an offending scalar quoted in a message
 
 Bad = Callable[[str], Exception]
-
-
-@lru_cache(maxsize=1)
-def _validator() -> Validator:
-    """The validator, built once per process: the schema is ours, so no ``check_schema`` here
-    (a unit test checks it against the meta-schema instead)."""
-    from jsonschema import Draft202012Validator, validators
-
-    # JSON Schema counts 1.0 as an integer; a line number must be a real int, never a bool.
-    checker = Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-    )
-    strict = validators.extend(Draft202012Validator, type_checker=checker)
-    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-    return strict(inline_refs(schema, schema.get("$defs", {})))
-
-
-def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with each local ``{"$ref": "#/$defs/NAME"}`` replaced by that definition.
-
-    The file keeps ``$defs`` for people and editors; the validator gets the same rules
-    without a reference lookup (and a registry walk) at every snippet and line number.
-    The shipped schema has no recursive definition, so this terminates.
-    """
-    if isinstance(node, list):
-        return [inline_refs(item, defs) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs:
-        target = inline_refs(defs[ref[8:]], defs)
-        rest = {k: inline_refs(v, defs) for k, v in node.items() if k != "$ref"}
-        return {**rest, "allOf": [target]} if rest else target
-    return {k: inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
 
 
 def json_path(path: list[str | int]) -> str:
@@ -82,34 +43,31 @@ def json_path(path: list[str | int]) -> str:
     return out or "the top level"
 
 
-def describe(error: ValidationError) -> str:
+def describe(error: SchemaViolation) -> str:
     """One line for a schema violation: where, what was found (when short), what it must be."""
-    path = list(error.absolute_path)
-    if error.validator == "required":
-        missing = next(k for k in error.validator_value if k not in error.instance)
+    path = list(error.path)
+    if error.rule == "required":
+        missing = next(k for k in error.required if k not in error.value)
         return f"{json_path([*path, missing])} is missing"
-    must = error.schema.get("title") if isinstance(error.schema, dict) else None
-    value = error.instance
+    value = error.value
     shown = repr(value) if isinstance(value, (str, int, float, bool)) or value is None else ""
     if len(shown) > _SHOWN_VALUE:
         shown = shown[: _SHOWN_VALUE - 3] + "..."
     where = json_path(path)
-    if "propertyNames" in error.schema_path:
+    if error.rule == "propertyNames":
         where += " key"
     found = f" {shown}" if shown else ""
-    if must is None:  # every node of the shipped schema has a title; this is a fallback
-        return f"{where}{found} is not valid ({error.validator})"
-    return f"{where}{found} must be {must}"
+    if error.title is None:  # every node of the shipped schema has a title; this is a fallback
+        return f"{where}{found} is not valid ({error.rule})"
+    return f"{where}{found} must be {error.title}"
 
 
-def validate(data: dict[str, Any], bad: Bad, *, schema_checked: bool = False) -> None:
-    """Raise ``bad(message)`` for the first problem of a schema-2 manifest.
-
-    ``schema_checked``: the caller knows these exact bytes passed the schema (a memo), so the
-    schema walk, and the import of jsonschema, is skipped; the semantic pass always runs."""
-    error = None if schema_checked else next(iter(_validator().iter_errors(data)), None)  # one lazy walk
-    if error is not None:
-        raise bad(describe(error))
+def validate(data: dict[str, Any], bad: Bad) -> None:
+    """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
+    try:
+        schema_validate(data)
+    except SchemaViolation as error:
+        raise bad(describe(error)) from None
     source = validate_source(data.get("source"), bad)
     files = data["files"]
     by_id: dict[str, tuple[str, dict[str, Any]]] = {}

@@ -35,7 +35,7 @@ def read(path: Path) -> str | None:
         raise fail(str(path), "not UTF-8 text") from None
 
 
-def load(path: Path, memo: object = None) -> dict[str, Any] | None:
-    """The validated manifest (either schema), or None when the file does not exist (``memo``: see :func:`parse`)."""
+def load(path: Path) -> dict[str, Any] | None:
+    """The validated manifest (either schema), or None when the file does not exist."""
     text = read(path)
-    return None if text is None else parse(text, str(path), memo)
+    return None if text is None else parse(text, str(path))

@@ -44,285 +44,40 @@ Each module is parsed at most once per call, and only if a snippet imports (or s
 
 from __future__ import annotations
 
-import ast
-import warnings
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Iterable
 
+from docsnippets.references.bindings import module_names
+from docsnippets.references.calls import Pages, call_findings
+from docsnippets.references.findings import (
+    DIRECTORY,
+    FILE,
+    SOURCE_ROOTS,
+    BrokenReference,
+    ModuleFiles,
+    ReferenceKind,
+)
 from docsnippets.references.imports import ImportRef, imports_of
+from docsnippets.references.namespaces import Namespaces
+from docsnippets.references.resolve import Tree
 from docsnippets.snippets.records import Snippet
 
-FILE = "file"
-DIRECTORY = "directory"
-SOURCE_ROOTS = ("", "src/")
-_PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+# Callers and tests reach these through this module, the reference check's front door.
+__all__ = [
+    "DIRECTORY",
+    "FILE",
+    "SOURCE_ROOTS",
+    "BrokenReference",
+    "ModuleFiles",
+    "check_references",
+    "module_names",
+    "path_modules",
+    "snippets_calling",
+    "snippets_importing",
+    "snippets_to_check",
+]
 
 
-class ModuleFiles(Protocol):
-    """Read-only access to the checked tree, by '/'-separated paths relative to its root."""
-
-    def kind(self, path: str) -> str | None:
-        """:data:`FILE`, :data:`DIRECTORY`, or None when there is nothing usable there."""
-
-    def read(self, path: str) -> bytes | None:
-        """The bytes of a regular file, or None when it cannot be read."""
-
-    def holds_code(self, path: str) -> bool:
-        """Whether the directory holds at least one ``.py`` file at any depth."""
-
-
-@dataclass(frozen=True)
-class BrokenReference:
-    """An import of a snippet that the checked tree does not satisfy."""
-
-    file: str
-    line: int
-    module: str
-    name: str | None
-    reason: str
-    snippet: Snippet = field(repr=False)
-
-    @property
-    def place(self) -> tuple[str, int]:
-        return (self.file, self.line)
-
-
-# --- names a module binds -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModuleNames:
-    """What a module's top level binds, as far as :mod:`ast` can tell without running it."""
-
-    defined: frozenset[str]
-    exported: frozenset[str] | None  # the literal names of ``__all__``; None without ``__all__``
-    stars: tuple[tuple[int, str], ...]  # (level, module) of each ``from ... import *``
-    dynamic: bool  # a module-level ``__getattr__``: any name may exist
-
-
-class _Binder(ast.NodeVisitor):
-    """Collects the names a module's top level binds; function and class bodies are not entered."""
-
-    def __init__(self) -> None:
-        self.defined: set[str] = set()
-        self.exported: set[str] | None = None
-        self.stars: list[tuple[int, str]] = []
-        self.dynamic = False
-
-    def _scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        self.defined.add(node.name)
-        if node.name == "__getattr__" and not isinstance(node, ast.ClassDef):
-            self.dynamic = True
-        for decorator in node.decorator_list:
-            self.visit(decorator)
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scope
-
-    def _no_scope(self, node: ast.AST) -> None:
-        """Lambdas and comprehensions bind in their own scope."""
-
-    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _no_scope
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if isinstance(node.ctx, ast.Store):
-            self.defined.add(node.id)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        if node.value is not None:
-            self.visit(node.target)
-            self.visit(node.value)
-            self._all_names(node.target, node.value)
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        self.generic_visit(node)
-        for target in node.targets:
-            self._all_names(target, node.value)
-
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        self.generic_visit(node)
-        self._all_names(node.target, node.value)
-
-    def visit_Expr(self, node: ast.Expr) -> None:
-        call = node.value
-        if (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr in ("append", "extend")
-            and isinstance(call.func.value, ast.Name)
-        ):
-            for arg in call.args:
-                self._all_names(call.func.value, arg)
-        self.generic_visit(node)
-
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self.defined.add(alias.asname or alias.name.split(".")[0])
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        for alias in node.names:
-            if alias.name == "*":
-                self.stars.append((node.level, node.module or ""))
-            else:
-                self.defined.add(alias.asname or alias.name)
-
-    def _all_names(self, target: ast.AST, value: ast.AST) -> None:
-        if isinstance(target, ast.Name) and target.id == "__all__":
-            if self.exported is None:
-                self.exported = set()
-            self.exported.update(_string_literals(value))
-
-
-def _string_literals(node: ast.AST) -> Iterator[str]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        yield node.value
-    elif isinstance(node, ast.List | ast.Tuple | ast.Set):
-        for element in node.elts:
-            yield from _string_literals(element)
-    elif isinstance(node, ast.BinOp):
-        yield from _string_literals(node.left)
-        yield from _string_literals(node.right)
-
-
-def module_names(source: bytes) -> ModuleNames | None:
-    """The names a module's source binds at top level; None when it does not parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = compile(source, "<module>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except _PARSE_ERRORS:
-        return None
-    binder = _Binder()
-    for statement in tree.body:
-        binder.visit(statement)
-    exported = None if binder.exported is None else frozenset(binder.exported)
-    return ModuleNames(frozenset(binder.defined), exported, tuple(binder.stars), binder.dynamic)
-
-
-# --- resolution in the checked tree ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Module:
-    """A resolved module: the file holding its code (None for a namespace portion), its package directory."""
-
-    name: str
-    source: str | None
-    directory: str | None
-
-
-_NAMESPACE = ModuleNames(frozenset(), None, (), False)
-
-
-class _Tree:
-    """Modules and their names looked up in :class:`ModuleFiles`, each at most once per run."""
-
-    def __init__(self, files: ModuleFiles, packages: Iterable[str]) -> None:
-        self._files = files
-        self._packages = frozenset(packages)
-        self._modules: dict[str, _Module | None] = {}
-        self._names: dict[str, ModuleNames | None] = {}
-
-    def _locate(self, name: str, path: str, namespace: bool) -> _Module | None:
-        if self._files.kind(f"{path}/__init__.py") == FILE:
-            return _Module(name, f"{path}/__init__.py", path)
-        if self._files.kind(f"{path}.py") == FILE:
-            return _Module(name, f"{path}.py", None)
-        if namespace and self._files.kind(path) == DIRECTORY:
-            return _Module(name, None, path)
-        return None
-
-    def _top(self, name: str) -> _Module | None:
-        for base in SOURCE_ROOTS:
-            found = self._locate(name, base + name, namespace=False)
-            if found is not None:
-                return found
-        if name in self._packages:
-            for base in SOURCE_ROOTS:
-                # A listed name counts only where its code is: a docs-only tree may hold its README.
-                found = self._locate(name, base + name, namespace=True)
-                if found is not None and self._files.holds_code(base + name):
-                    return found
-        return None
-
-    def module(self, dotted: str) -> _Module | None:
-        """The module ``dotted`` names, None when it does not resolve."""
-        if dotted in self._modules:
-            return self._modules[dotted]
-        parent, _, last = dotted.rpartition(".")
-        if not parent:
-            found = self._top(dotted) if dotted.isidentifier() else None
-        else:
-            above = self.module(parent)
-            found = None
-            if above is not None and above.directory is not None and last.isidentifier():
-                found = self._locate(dotted, f"{above.directory}/{last}", namespace=True)
-        self._modules[dotted] = found
-        return found
-
-    def first_missing(self, dotted: str) -> str | None:
-        parts = dotted.split(".")
-        for n in range(1, len(parts) + 1):
-            prefix = ".".join(parts[:n])
-            if self.module(prefix) is None:
-                return prefix
-        return None
-
-    def names(self, module: _Module) -> ModuleNames | None:
-        """What the module binds; None when that cannot be judged (unreadable or unparsable)."""
-        if module.name not in self._names:
-            if module.source is None:
-                self._names[module.name] = _NAMESPACE
-            else:
-                source = self._files.read(module.source)
-                self._names[module.name] = None if source is None else module_names(source)
-        return self._names[module.name]
-
-    def binds(self, module: _Module, name: str, seen: frozenset[str] = frozenset()) -> bool:
-        """Whether ``from module import name`` can work, or cannot be judged."""
-        names = self.names(module)
-        if names is None or names.dynamic or name in names.defined or name in (names.exported or ()):
-            return True
-        if self._star_binds(module, names, name, seen | {module.name}):
-            return True
-        return module.directory is not None and self.module(f"{module.name}.{name}") is not None
-
-    def _star_binds(self, module: _Module, names: ModuleNames, name: str, seen: frozenset[str]) -> bool:
-        for level, relative in names.stars:
-            target = _absolute(module, level, relative)
-            found = None if target is None or self.module(target.split(".")[0]) is None else self.module(target)
-            if found is None:
-                return True  # from outside the repository, or itself broken: cannot be judged
-            if found.name in seen:
-                continue
-            exported = self.names(found)
-            if exported is None or exported.dynamic:
-                return True
-            if exported.exported is not None:
-                if name in exported.exported:
-                    return True
-            elif not name.startswith("_") and (
-                name in exported.defined or self._star_binds(found, exported, name, seen | {found.name})
-            ):
-                return True
-        return False
-
-
-def _absolute(module: _Module, level: int, relative: str) -> str | None:
-    """The absolute name of a (possibly relative) import made inside ``module``."""
-    if level == 0:
-        return relative or None
-    parts = module.name.split(".")
-    if module.directory is None:
-        parts.pop()
-    keep = len(parts) - (level - 1)
-    if keep <= 0:
-        return None
-    base = ".".join(parts[:keep])
-    return f"{base}.{relative}" if relative else base
-
-
-def _problems(tree: _Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
+def _problems(tree: Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
     if tree.module(ref.module.split(".")[0]) is None:
         return []  # not the repository's, or the tree holds none of its code
     missing = tree.first_missing(ref.module)
@@ -339,20 +94,43 @@ def _problems(tree: _Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
 
 
 def check_references(
-    snippets: Iterable[Snippet], files: ModuleFiles, packages: Iterable[str] = ()
+    snippets: Iterable[Snippet],
+    files: ModuleFiles,
+    packages: Iterable[str] = (),
+    ignore_calls: Iterable[str] = (),
+    pages: Iterable[Snippet] | None = None,
 ) -> tuple[BrokenReference, ...]:
-    """Every import of ``snippets`` that the tree behind ``files`` does not satisfy.
+    """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
+    call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
+    ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
+    (``snippets`` themselves when None).
 
-    Sorted by file and line; on one line, in the order the statement names them.
+    Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
-    tree = _Tree(files, packages)
-    found: dict[tuple[str, int, str, str | None, Snippet], BrokenReference] = {}
+    snippets = tuple(snippets)
+    tree = Tree(files, packages)
+    ns = Namespaces(tree)
+    context = Pages(snippets if pages is None else pages)
+    patterns = tuple(ignore_calls)
+    found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
         for ref in imports_of(snippet):
             for name, reason in _problems(tree, ref):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
-                found.setdefault(key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet))
+                found.setdefault(
+                    key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
+                )
+        first = snippet.code_lines[0]
+        for f in call_findings(snippet.body, ns, patterns, context.earlier(snippet)):
+            line = first + f.line - 1
+            module, name = f.callee.module.name, f.callee.qualname
+            key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
+            found.setdefault(key, BrokenReference(snippet.file, line, module, name, f.reason, snippet, f.kind))
     return tuple(sorted(found.values(), key=lambda b: b.place))
+
+
+def _kind(name: str | None) -> ReferenceKind:
+    return ReferenceKind.MODULE if name is None else ReferenceKind.NAME
 
 
 # --- which snippets a code change can break ------------------------------------------------
@@ -388,13 +166,41 @@ def snippets_importing(snippets: Iterable[Snippet], paths: Iterable[str]) -> tup
     return tuple(s for s in snippets if any(_touches(ref, m) for ref in imports_of(s) for m in modules))
 
 
-def snippets_to_check(
-    snippets: Iterable[Snippet], touched: Iterable[str], changed: Iterable[str]
+def snippets_calling(
+    snippets: Iterable[Snippet], paths: Iterable[str], files: ModuleFiles, packages: Iterable[str] = ()
 ) -> tuple[Snippet, ...]:
-    """What a partial check re-checks: the snippets of the touched files, and those importing
-    a changed, renamed or removed ``.py`` file (in ``changed``)."""
+    """The snippets whose calls resolve through one of ``paths`` (changed ``.py`` files): the
+    callee's module, a module re-exporting it, or one defining a base class of it."""
+    changed = frozenset(paths)
+    if not changed:
+        return ()
     snippets = tuple(snippets)
-    files = set(touched)
-    chosen = {s.key: s for s in snippets if s.file in files}
-    chosen.update((s.key, s) for s in snippets_importing(snippets, [p for p in changed if p.endswith(".py")]))
+    tree = Tree(files, packages)
+    ns = Namespaces(tree)
+    context = Pages(snippets)
+    out = []
+    for snippet in snippets:
+        tree.visited.clear()
+        call_findings(snippet.body, ns, (), context.earlier(snippet))
+        if tree.visited & changed:
+            out.append(snippet)
+    return tuple(out)
+
+
+def snippets_to_check(
+    snippets: Iterable[Snippet],
+    touched: Iterable[str],
+    changed: Iterable[str],
+    files: ModuleFiles | None = None,
+    packages: Iterable[str] = (),
+) -> tuple[Snippet, ...]:
+    """What a partial check re-checks: the snippets of the touched files, those importing a
+    changed, renamed or removed ``.py`` file (in ``changed``), and, given the tree's ``files``,
+    those whose calls resolve through a changed file."""
+    snippets = tuple(snippets)
+    code = [p for p in changed if p.endswith(".py")]
+    chosen = {s.key: s for s in snippets if s.file in set(touched)}
+    chosen.update((s.key, s) for s in snippets_importing(snippets, code))
+    if files is not None:
+        chosen.update((s.key, s) for s in snippets_calling(snippets, code, files, packages))
     return tuple(chosen.values())

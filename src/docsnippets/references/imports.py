@@ -47,12 +47,13 @@ def find_imports(body: str, first_line: int = 1) -> tuple[ImportRef, ...]:
     if "import" not in body:
         return ()
     source = textwrap.dedent(body)  # keeps the number of lines, so line numbers stay exact
-    tree = _parse_snippet(source)
+    tree = parse_snippet(source)
     found = _ast_imports(tree) if tree is not None else _token_imports(source)
     return tuple(ImportRef(first_line + ref.line - 1, ref.module, ref.names) for ref in found)
 
 
-def _parse_snippet(source: str) -> ast.Module | None:
+def parse_snippet(source: str) -> ast.Module | None:
+    """A dedented snippet body's syntax tree (top-level ``await`` allowed); None when it does not parse."""
     if len(source) > MAX_PARSE_CHARS:
         return None
     flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT

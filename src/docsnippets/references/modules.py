@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from docsnippets.references.check import DIRECTORY, FILE, SOURCE_ROOTS
+from docsnippets.references.findings import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.tree import TreeError, read_file
 
 DEFAULT_MAX_MODULE_BYTES = 5 * 1024 * 1024

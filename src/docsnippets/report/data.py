@@ -38,7 +38,15 @@ def _desync(d: Desync) -> dict[str, Any]:
 
 
 def _broken(sid: str, b: BrokenReference) -> dict[str, Any]:
-    return {"file": b.file, "line": b.line, "module": b.module, "name": b.name, "snippet": sid, "reason": b.reason}
+    return {
+        "file": b.file,
+        "line": b.line,
+        "kind": str(b.kind),
+        "module": b.module,
+        "name": b.name,
+        "snippet": sid,
+        "reason": b.reason,
+    }
 
 
 def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str, Any]:

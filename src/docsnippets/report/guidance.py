@@ -6,7 +6,7 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
-from docsnippets.constants import REFERENCES_FIX
+from docsnippets.references.findings import fixes_for
 from docsnippets.report.compare import Desync, Report
 from docsnippets.report.markup import Links, code_span, fenced, location, plain, visible
 from docsnippets.report.verdict import Verdict
@@ -86,7 +86,8 @@ def fixes(
             if verdict.references_enforced
             else f"**To fix the imports** (not enforced: fail-on {verdict.fail_on}):"
         )
-        parts.append(f"{lead} {plain(REFERENCES_FIX)}; the *Broken references* above list each import.")
+        advice = "; ".join(plain(fix) for fix in fixes_for(b for _, b in freshness.broken_references))
+        parts.append(f"{lead} {advice}; the *Broken references* above list each one.")
     return parts
 
 

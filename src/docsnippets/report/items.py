@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from docsnippets.references.check import BrokenReference
+from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff
 from docsnippets.report.compare import Desync
@@ -159,8 +159,12 @@ def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) ->
 
 
 def broken(sid: str, b: BrokenReference, links: Links | None) -> str:
-    """A broken import: where it is (linked to the line), what is wrong, which snippet."""
-    what = code_span(b.module if b.name is None else f"from {b.module} import {b.name}")
+    """A broken import, or a call into the code that would fail: where it is (linked to the
+    line), what is wrong, which snippet."""
+    if b.kind in IMPORT_KINDS:
+        what = code_span(b.module if b.name is None else f"from {b.module} import {b.name}")
+    else:
+        what = f"{b.kind} {code_span(b.name or b.module)}"
     return f"- {line_location(b.file, b.line, links)} {what}: {plain(b.reason)} (snippet {code_span(sid)})"
 
 

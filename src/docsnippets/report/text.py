@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from docsnippets.constants import FIX_COMMAND, REFERENCES_FIX
+from docsnippets.constants import FIX_COMMAND
+from docsnippets.references.findings import IMPORT_KINDS, fixes_for
 from docsnippets.report import entries as en
 from docsnippets.report.compare import Change, Report
 from docsnippets.report.markup import visible
@@ -81,7 +82,8 @@ def _entries(report: Report, cp: en.Counterparts) -> dict[str, list[Entry]]:
         extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
         add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}")
     for sid, b in report.broken_references:
-        by_file[b.file].append((b.line, f"import   {b.line}  {visible(b.reason)}  ({sid})"))
+        label = "import" if b.kind in IMPORT_KINDS else b.kind
+        by_file[b.file].append((b.line, f"{label:<8} {b.line}  {visible(b.reason)}  ({sid})"))
     return by_file
 
 
@@ -130,6 +132,5 @@ def report_text(
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     if report.desynchronized:
         lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
-    if report.broken_references:
-        lines.append(f"fix: {REFERENCES_FIX}")
+    lines += [f"fix: {fix}" for fix in fixes_for(b for _, b in report.broken_references)]
     return "\n".join(lines) + "\n"
