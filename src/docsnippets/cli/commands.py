@@ -266,6 +266,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     ctx = render.CommentContext(
         marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
     )
+    paths.note_root(out, args, root)
     shown = paths.shown(path)
     write_report(out, args.format, report, verdict, manifest=shown, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
@@ -339,6 +340,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         "head": found.head,
         "changes": render.report_json(result.changes) if result.changes is not None else None,
     }
+    paths.note_root(out, args, root)
     write_report(
         out,
         args.format,
