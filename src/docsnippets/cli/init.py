@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import docsnippets.cli.paths as paths
-from docsnippets.adopt.setup import PLANNED, InitResult, init
 from docsnippets.adopt.workflows import ACTION_REF, PLACEHOLDER_USES, WORKFLOWS
 from docsnippets.cache import CacheSettings
 from docsnippets.report.markup import visible
+
+if TYPE_CHECKING:
+    from docsnippets.adopt.setup import InitResult
 
 
 def _action(value: str) -> str:
@@ -57,6 +59,8 @@ def _next_steps(result: InitResult, root: Path, uses: str) -> list[str]:
 
 
 def cmd_init(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
+    from docsnippets.adopt.setup import PLANNED, init  # here: it needs git, which other commands may not
+
     root = paths.root(args)
     uses = args.action or PLACEHOLDER_USES
     result = init(root, uses=uses, force=args.force, dry_run=args.dry_run)
