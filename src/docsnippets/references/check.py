@@ -45,9 +45,9 @@ Each module is parsed at most once per call, and only if a snippet imports (or s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from docsnippets.references.bindings import module_names
-from docsnippets.references.calls import call_findings
 from docsnippets.references.findings import (
     DIRECTORY,
     FILE,
@@ -57,9 +57,12 @@ from docsnippets.references.findings import (
     ReferenceKind,
 )
 from docsnippets.references.imports import ImportRef, imports_of
-from docsnippets.references.namespaces import Namespaces
 from docsnippets.references.resolve import Tree
 from docsnippets.snippets.records import Snippet
+
+if TYPE_CHECKING:
+    from docsnippets.references.calls import CallFinding
+    from docsnippets.references.namespaces import Namespaces
 
 # Callers and tests reach these through this module, the reference check's front door.
 __all__ = [
@@ -102,23 +105,50 @@ def check_references(
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
     tree = Tree(files, packages)
-    ns = Namespaces(tree)
+    calls = _Calls(tree)
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
-        for ref in imports_of(snippet):
+        refs = imports_of(snippet)
+        for ref in refs:
             for name, reason in _problems(tree, ref):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
                 )
         first = snippet.code_lines[0]
-        for f in call_findings(snippet.body, ns, patterns):
+        for f in calls.findings(snippet, refs, patterns):
             line = first + f.line - 1
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
             found.setdefault(key, BrokenReference(snippet.file, line, module, name, f.reason, snippet, f.kind))
     return tuple(sorted(found.values(), key=lambda b: b.place))
+
+
+class _Calls:
+    """The call checks of one run (calls.py), loaded and set up for the first snippet that needs them.
+
+    A name of a snippet resolves into the repository only through an import of its code, so a
+    snippet none of whose imports reaches the tree has no finding to give, and a check of
+    snippets that import nothing of the tree (a docs-only checkout) never loads that machinery.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self._ns: Namespaces | None = None
+
+    def reaches_tree(self, refs: Iterable[ImportRef]) -> bool:
+        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in refs)
+
+    def findings(self, snippet: Snippet, refs: Iterable[ImportRef], patterns: Iterable[str] = ()) -> list[CallFinding]:
+        if not self.reaches_tree(refs):
+            return []
+        from docsnippets.references.calls import call_findings
+        from docsnippets.references.namespaces import Namespaces
+
+        if self._ns is None:
+            self._ns = Namespaces(self.tree)
+        return call_findings(snippet.body, self._ns, patterns)
 
 
 def _kind(name: str | None) -> ReferenceKind:
@@ -167,11 +197,11 @@ def snippets_calling(
     if not changed:
         return ()
     tree = Tree(files, packages)
-    ns = Namespaces(tree)
+    calls = _Calls(tree)
     out = []
     for snippet in snippets:
         tree.visited.clear()
-        call_findings(snippet.body, ns)
+        calls.findings(snippet, imports_of(snippet))
         if tree.visited & changed:
             out.append(snippet)
     return tuple(out)
