@@ -87,8 +87,8 @@ CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 FIX_COMMAND = "docsnippets update"
 REFERENCES_FIX = "make each broken import name the module and the names the code has now, in both languages"
 CALLS_FIX = (
-    "make each flagged call fit the code as it is now (its arguments, `await`, `with` or `async with`), "
-    "in both languages; silence a false alarm with `# docsnippets: ignore[<kind>]` on its line"
+    "make each flagged call fit the code as it is now (its arguments, await, with or async with), "
+    "in both languages; silence a false alarm with a comment docsnippets: ignore[KIND] on its line"
 )
 
 # GitHub's limits, which the Action must stay within.

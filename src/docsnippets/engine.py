@@ -206,7 +206,7 @@ def broken_references(
 ) -> tuple[tuple[str, BrokenReference], ...]:
     """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
-    found = check_references(snippets, files, config.packages, config.ignore_calls)
+    found = check_references(snippets, files, config.packages, config.ignore_calls, inventory.snippets)
     return tuple((ids[b.snippet.key], b) for b in found)
 
 

@@ -4,6 +4,7 @@ on a small package written to disk and read through the same edge as a real tree
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -317,3 +318,42 @@ def test_code_changes_recheck_the_snippets_whose_calls_pass_through_them(lib):
     assert {s.file for s in snippets_to_check(every, [], ["lib/clients.py"])} == {"docs/o.md", "docs/f.md"}
     chosen = snippets_to_check(every, [], ["lib/clients.py"], files)
     assert {s.file for s in chosen} == {"docs/o.md", "docs/f.md", "docs/c.md"}
+
+
+def test_a_page_shares_the_imports_of_its_earlier_snippets(lib):
+    first = snippet("from lib.api import fetch\n", "docs/p.md")
+    later = replace(snippet("fetch('u')\n", "docs/p.md"), code_lines=(FIRST + 10, FIRST + 10))
+    elsewhere = replace(later, file="docs/q.md")
+    rebound = replace(snippet("fetch = None\n", "docs/p.md"), code_lines=(FIRST + 5, FIRST + 5))
+    files = DirectoryFiles(lib)
+    assert [(b.file, b.line) for b in check_references([first, later], files)] == [("docs/p.md", FIRST + 10)]
+    # Only the page's snippets, only those before it, and only an import by the nearest one.
+    assert check_references([later, elsewhere], files, pages=[first, later, elsewhere])[0].file == "docs/p.md"
+    assert len(check_references([later, elsewhere], files, pages=[first, later, elsewhere])) == 1
+    assert check_references([replace(first, code_lines=(FIRST + 20, FIRST + 20)), later], files) == ()
+    assert check_references([later], files, pages=[first, rebound, later]) == ()
+
+
+def test_call_findings_in_the_json_the_text_the_comment_and_the_annotations(lib):
+    from docsnippets.github.annotate import annotations
+    from docsnippets.report import render
+    from docsnippets.report.compare import compare
+    from docsnippets.report.data import report_json
+    from docsnippets.report.text import report_text
+    from docsnippets.report.verdict import decide
+    from docsnippets.snippets.records import Inventory
+
+    (call,) = check_references([snippet(API + "fetch('u')\n", "docs/<b>x</b>.md")], DirectoryFiles(lib))
+    empty = Inventory((), (), ())
+    report = replace(compare(empty, empty), broken_references=(("snip-0123456789ab", call),))
+    data = report_json(report)["broken_references"][0]
+    assert (data["kind"], data["module"], data["name"], data["line"]) == ("call", "lib.api", "fetch", FIRST + 1)
+    text = report_text(report, "m.json", decide(report, "stale,references"))
+    assert f"call     {FIRST + 1}  missing required keyword-only argument `retries`" in text
+    assert "ignore[KIND]" in text and "broken import" not in text
+    body = render.comment(report, render.CommentContext(marker="<!-- m -->"))
+    section = body.split("#### Broken references (1)")[1]
+    assert "- `docs/<b>x</b>.md:21` call `fetch`: missing required keyword\\-only argument" in section
+    assert "ignore\\[KIND\\] on its line" in section
+    (line,) = annotations(report, decide(report, "stale,references"), "m.json")
+    assert line.startswith("::error ") and "title=Snippet call does not fit the code" in line

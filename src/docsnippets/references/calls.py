@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -25,7 +25,8 @@ from docsnippets.references.callables import Problem, call_problem, context_prob
 from docsnippets.references.callables import await_problem as _await_problem
 from docsnippets.references.findings import ReferenceKind
 from docsnippets.references.imports import parse_snippet
-from docsnippets.references.namespaces import Definition, Instance, ModuleValue, Namespaces, Value
+from docsnippets.references.namespaces import Definition, Instance, ModuleValue, Namespaces, Scope, Value, collect_scope
+from docsnippets.snippets.records import Snippet
 
 _MARKER = re.compile(r"#\s*docsnippets:\s*ignore\[([a-z, ]+)\]")
 
@@ -53,8 +54,9 @@ def ignored_kinds(source: str) -> dict[int, frozenset[str]]:
 class _Locals:
     """The snippet's own names: each binding, and what the single-bound ones stand for."""
 
-    def __init__(self, tree: ast.Module, ns: Namespaces) -> None:
+    def __init__(self, tree: ast.Module, ns: Namespaces, earlier: Sequence[Scope] = ()) -> None:
         self._ns = ns
+        self._earlier = earlier
         self._bindings: dict[str, list[ast.AST]] = {}
         self._values: dict[str, Value | None] = {}
         simple: dict[int, ast.expr] = {}
@@ -87,9 +89,17 @@ class _Locals:
     def value(self, name: str) -> Value | None:
         if name not in self._values:
             self._values[name] = None  # a self-reference resolves to nothing
-            bindings = self._bindings.get(name, [])
+            bindings = self._bindings.get(name) or self._imported_before(name)
             self._values[name] = self._resolve(name, bindings[0]) if len(bindings) == 1 else None
         return self._values[name]
+
+    def _imported_before(self, name: str) -> list[ast.AST]:
+        """The import of ``name`` by the nearest earlier snippet of the page that binds it."""
+        for scope in reversed(self._earlier):
+            entries = scope.get(name)
+            if entries:
+                return [entries[0]] if len(entries) == 1 and isinstance(entries[0], ast.Import | ast.ImportFrom) else []
+        return []
 
     def _resolve(self, name: str, binding: ast.AST) -> Value | None:
         ns = self._ns
@@ -142,13 +152,46 @@ def _judge(ns: Namespaces, names: _Locals, node: ast.AST) -> Iterable[tuple[ast.
         yield expr, ReferenceKind.CONTEXT, iteration_problem(ns, made_by, names.expression(expr))
 
 
-def call_findings(body: str, ns: Namespaces, ignore_calls: Iterable[str] = ()) -> list[CallFinding]:
-    """The findings of one snippet body, in source order; a body that does not parse has none."""
+class Pages:
+    """The snippets of each Markdown file in order. A page often splits one session over several
+    blocks, so a name a snippet uses but never binds is looked up in the imports of the snippets
+    before it on the same page (the nearest one that binds the name at its top level)."""
+
+    def __init__(self, snippets: Iterable[Snippet]) -> None:
+        self._files: dict[str, list[Snippet]] = {}
+        for s in snippets:
+            self._files.setdefault(s.file, []).append(s)
+        for group in self._files.values():
+            group.sort(key=lambda s: s.code_lines[0])
+        self._scopes: dict[tuple[object, ...], Scope | None] = {}
+
+    def _scope(self, snippet: Snippet) -> Scope | None:
+        if snippet.key not in self._scopes:
+            tree = parse_snippet(textwrap.dedent(snippet.body))
+            self._scopes[snippet.key] = None if tree is None else collect_scope(tree.body)
+        return self._scopes[snippet.key]
+
+    def earlier(self, snippet: Snippet) -> list[Scope]:
+        out = []
+        for s in self._files.get(snippet.file, []):
+            if s.code_lines[0] >= snippet.code_lines[0]:
+                break
+            scope = self._scope(s)
+            if scope is not None:
+                out.append(scope)
+        return out
+
+
+def call_findings(
+    body: str, ns: Namespaces, ignore_calls: Iterable[str] = (), earlier: Sequence[Scope] = ()
+) -> list[CallFinding]:
+    """The findings of one snippet body, in source order; a body that does not parse has none.
+    ``earlier``: the top-level bindings of the snippets before it on its page (see :class:`Pages`)."""
     source = textwrap.dedent(body)
     tree = parse_snippet(source)
     if tree is None:
         return []
-    names = _Locals(tree, ns)
+    names = _Locals(tree, ns, earlier)
     markers = ignored_kinds(source) if "docsnippets:" in source else {}
     patterns = tuple(ignore_calls)
     out: list[CallFinding] = []

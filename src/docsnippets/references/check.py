@@ -61,7 +61,7 @@ from docsnippets.references.resolve import Tree
 from docsnippets.snippets.records import Snippet
 
 if TYPE_CHECKING:
-    from docsnippets.references.calls import CallFinding
+    from docsnippets.references.calls import CallFinding, Pages
     from docsnippets.references.namespaces import Namespaces
 
 # Callers and tests reach these through this module, the reference check's front door.
@@ -97,27 +97,33 @@ def _problems(tree: Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
 
 
 def check_references(
-    snippets: Iterable[Snippet], files: ModuleFiles, packages: Iterable[str] = (), ignore_calls: Iterable[str] = ()
+    snippets: Iterable[Snippet],
+    files: ModuleFiles,
+    packages: Iterable[str] = (),
+    ignore_calls: Iterable[str] = (),
+    pages: Iterable[Snippet] | None = None,
 ) -> tuple[BrokenReference, ...]:
     """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
     call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
+    ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
+    (``snippets`` themselves when None).
 
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
+    snippets = tuple(snippets)
     tree = Tree(files, packages)
-    calls = _Calls(tree)
+    calls = _Calls(tree, snippets if pages is None else pages)
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
-        refs = imports_of(snippet)
-        for ref in refs:
+        for ref in imports_of(snippet):
             for name, reason in _problems(tree, ref):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
                 )
         first = snippet.code_lines[0]
-        for f in calls.findings(snippet, refs, patterns):
+        for f in calls.findings(snippet, patterns):
             line = first + f.line - 1
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
@@ -126,29 +132,39 @@ def check_references(
 
 
 class _Calls:
-    """The call checks of one run (calls.py), loaded and set up for the first snippet that needs them.
+    """The call checks of one run (calls.py), loaded and set up only for a page that needs them.
 
-    A name of a snippet resolves into the repository only through an import of its code, so a
-    snippet none of whose imports reaches the tree has no finding to give, and a check of
-    snippets that import nothing of the tree (a docs-only checkout) never loads that machinery.
+    A name of a snippet resolves into the repository only through an import of its code, made by
+    the snippet or by one before it on its page. On a page none of whose snippets imports the
+    tree's code there is nothing to find, and a check of such pages alone (a docs-only
+    checkout, imports of third-party code) never loads that machinery.
     """
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, pages: Iterable[Snippet]) -> None:
         self.tree = tree
+        self._pages = tuple(pages)
+        self._by_file: dict[str, list[Snippet]] = {}
+        for s in self._pages:
+            self._by_file.setdefault(s.file, []).append(s)
+        self._reaching: dict[str, bool] = {}  # by file, found when first asked
         self._ns: Namespaces | None = None
+        self._context: Pages | None = None
 
-    def reaches_tree(self, refs: Iterable[ImportRef]) -> bool:
-        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in refs)
+    def _reaches(self, snippet: Snippet) -> bool:
+        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in imports_of(snippet))
 
-    def findings(self, snippet: Snippet, refs: Iterable[ImportRef], patterns: Iterable[str] = ()) -> list[CallFinding]:
-        if not self.reaches_tree(refs):
+    def findings(self, snippet: Snippet, patterns: Iterable[str] = ()) -> list[CallFinding]:
+        page = snippet.file
+        if page not in self._reaching:
+            self._reaching[page] = any(self._reaches(s) for s in self._by_file.get(page, ()))
+        if not self._reaching[page] and not self._reaches(snippet):
             return []
-        from docsnippets.references.calls import call_findings
+        from docsnippets.references.calls import Pages, call_findings
         from docsnippets.references.namespaces import Namespaces
 
-        if self._ns is None:
-            self._ns = Namespaces(self.tree)
-        return call_findings(snippet.body, self._ns, patterns)
+        if self._ns is None or self._context is None:
+            self._ns, self._context = Namespaces(self.tree), Pages(self._pages)
+        return call_findings(snippet.body, self._ns, patterns, self._context.earlier(snippet))
 
 
 def _kind(name: str | None) -> ReferenceKind:
@@ -196,12 +212,13 @@ def snippets_calling(
     changed = frozenset(paths)
     if not changed:
         return ()
+    snippets = tuple(snippets)
     tree = Tree(files, packages)
-    calls = _Calls(tree)
+    calls = _Calls(tree, snippets)
     out = []
     for snippet in snippets:
         tree.visited.clear()
-        calls.findings(snippet, imports_of(snippet))
+        calls.findings(snippet)
         if tree.visited & changed:
             out.append(snippet)
     return tuple(out)
