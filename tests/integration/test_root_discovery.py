@@ -28,6 +28,8 @@ def test_slime_from_docs_zh_uses_the_root_manifest_and_writes_nothing_else(tmp_p
     assert run_git(repo, "status", "--porcelain", "--untracked-files=all") == "?? documentation-snippets.json\n"
     code, out, _ = run(capsys, "check")
     assert code == 0 and "../../documentation-snippets.json matches the docs (27 snippets)" in out
+    assert out.startswith("root: ../.. (file paths below are relative to it)\n")
+    assert json.loads(run(capsys, "check", "--format", "json")[1])["manifest"] == "../../documentation-snippets.json"
     code, out, _ = run(capsys, "update")
     assert code == 0 and out.startswith("unchanged ../../documentation-snippets.json")
     assert run_git(repo, "status", "--porcelain", "--untracked-files=all") == "?? documentation-snippets.json\n"

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
 from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
@@ -181,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the catalogue (default: zh)")
     rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
 
+    init.add_parser(sub)
     md = sub.add_parser(
         "merge-driver",
         help="git merge driver for the manifest: docsnippets merge-driver %%O %%A %%B",
@@ -264,6 +266,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     ctx = render.CommentContext(
         marker="", manifest_name=path.name, template=args.comment_template, inventory=result.inventory
     )
+    paths.note_root(out, args, root)
     shown = paths.shown(path)
     write_report(out, args.format, report, verdict, manifest=shown, manifest_missing=result.manifest_missing, ctx=ctx)
     return verdict.exit_code
@@ -337,6 +340,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         "head": found.head,
         "changes": render.report_json(result.changes) if result.changes is not None else None,
     }
+    paths.note_root(out, args, root)
     write_report(
         out,
         args.format,
@@ -356,6 +360,7 @@ COMMANDS = {
     "diff": cmd_diff,
     "render": cmd_render,
     "merge-driver": cmd_merge_driver,
+    "init": init.cmd_init,
 }
 
 

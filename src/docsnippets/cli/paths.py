@@ -6,6 +6,7 @@ import argparse
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 from docsnippets.manifest import build as mf
 from docsnippets.tree import TreeError, check_root, find_root
@@ -56,3 +57,10 @@ def changed(args: argparse.Namespace, root: Path, raw: Iterable[str]) -> list[st
         return list(raw)
     # Lexically, without resolving: a symlink among the names stays the tree's business.
     return [name if Path(name).is_absolute() else os.path.relpath(here / name, root) for name in raw]
+
+
+def note_root(out: TextIO, args: argparse.Namespace, root: Path) -> None:
+    """In a terminal report run from below the root it found, say where the root is: the report
+    names files from the root, as the manifest and the PR comment do."""
+    if args.format == "text" and args.root is None and root != Path.cwd().resolve():
+        print(f"root: {os.path.relpath(root)} (file paths below are relative to it)", file=out)

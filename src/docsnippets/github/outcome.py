@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND, Cause, ExitCode
 from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
 from docsnippets.github.settings import Settings
@@ -69,8 +69,14 @@ def report_data(outcome: Outcome, verdict: Verdict) -> dict[str, Any]:
     )
 
 
-def finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: LogStream) -> int:
-    """Every output of the run, each rendered from the same verdict; returns the exit code."""
+def finish(
+    settings: Settings, outcome: Outcome, ctx: render.CommentContext, out: LogStream, *, delivered: bool = False
+) -> int:
+    """Every output of the run, each rendered from the same verdict; returns the exit code.
+
+    ``delivered``: the run's job was to hand the verdict on (stage 2 sets the commit status the
+    gate is), so a failing verdict it delivered is exit 0; only an error is not.
+    """
     freshness = outcome.freshness
     verdict = outcome.verdict(settings.fail_on)
     for line in annotations(freshness, verdict, ctx.manifest_name):
@@ -82,8 +88,11 @@ def finish(settings: Settings, outcome: Outcome, ctx: render.CommentContext, out
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
     write_outputs(settings.output, _outputs(outcome, verdict, _shown_path(report_path, settings.workspace)))
-    out.line(f"docsnippets: {verdict.sentence()}; exit {verdict.exit_code}")
-    return verdict.exit_code
+    code = verdict.exit_code
+    if delivered and verdict.cause != Cause.ERROR:
+        code = int(ExitCode.PASSED)
+    out.line(f"docsnippets: {verdict.sentence()}; exit {code}")
+    return code
 
 
 def _outputs(outcome: Outcome, verdict: Verdict, report: str) -> dict[str, str]:

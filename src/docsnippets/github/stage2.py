@@ -15,7 +15,7 @@ from typing import Any
 
 from docsnippets import engine
 from docsnippets.config import Config
-from docsnippets.constants import GITHUB_FILES_CAP, Cause
+from docsnippets.constants import GITHUB_FILES_CAP, Cause, ExitCode
 from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
 from docsnippets.github.outcome import Outcome, finish, report_data
 from docsnippets.github.settings import ActionError, Settings
@@ -86,20 +86,30 @@ def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
     return found
 
 
+class Superseded(Exception):
+    """The run's commit is no longer its PR's head: a newer push has its own run, and this one
+    has no verdict to give (one line, nothing written, exit 0)."""
+
+
 def find_pull(client: Any, run: RunEvent) -> PullRequest:
-    """The one open PR whose head is the run's commit, or a refusal: a newer push, a closed
-    PR or two PRs from one commit leave no PR this run may speak for."""
+    """The one open PR whose head is the run's commit, or a refusal: a newer push on the branch
+    is Superseded; a closed PR or two PRs from one commit leave no PR this run may speak for."""
     from docsnippets.github.client import GitHubError
 
     try:
-        pulls = [p for p in client.open_pulls(run.owner, run.branch) if p.head_sha == run.head_sha]
+        open_pulls = client.open_pulls(run.owner, run.branch)
     except GitHubError as exc:
         raise ActionError(f"{exc}; cannot tell which pull request the run was for") from None
+    pulls = [p for p in open_pulls if p.head_sha == run.head_sha]
+    if not pulls and open_pulls:
+        raise Superseded(
+            f"{run.owner}:{run.branch} has moved on from {run.head_sha[:12]} (a newer push, judged by its own run); "
+            "nothing was written"
+        )
     if len(pulls) != 1:
         which = "no open pull request" if not pulls else f"{len(pulls)} open pull requests"
         raise ActionError(
-            f"{which} from {run.owner}:{run.branch} has head {run.head_sha[:12]} (a newer push, or a closed PR); "
-            "nothing was written"
+            f"{which} from {run.owner}:{run.branch} has head {run.head_sha[:12]} (a closed PR?); nothing was written"
         )
     pull = pulls[0]
     return PullRequest(pull.number, pull.base_sha, pull.head_sha)
@@ -109,7 +119,11 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     run = run_event(read_event(settings), settings)
     require_token(settings)
     client = client_factory(settings)
-    pr = find_pull(client, run)
+    try:
+        pr = find_pull(client, run)
+    except Superseded as exc:
+        out.line(f"docsnippets: {exc}")
+        return int(ExitCode.PASSED)
     problems = Problems(out)
     fetched = fetch(client, settings, checkout.config, pr, problems)
     outcome = judge(settings, checkout.config, fetched, problems.error)
@@ -124,7 +138,7 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
         extra += f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
     outcome = set_status(client, settings, pr.head_sha, outcome, out)
-    return finish(settings, outcome, ctx, out)
+    return finish(settings, outcome, ctx, out, delivered=True)
 
 
 # --- reading the PR as data ---------------------------------------------------------------------
@@ -140,7 +154,8 @@ def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, prob
         raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
     if len(files) >= GITHUB_FILES_CAP:
         raise ActionError(f"{len(files)} changed files (GitHub's cap): stage 2 cannot see every change")
-    gone = {f.previous_filename for f in files if f.previous_filename} | {
+    # A copy keeps its source: only a rename or a removal takes a file away.
+    gone = {f.previous_filename for f in files if f.previous_filename and f.status == "renamed"} | {
         f.filename for f in files if f.status == "removed"
     }
     changed = tuple(both_names(files))

@@ -1,0 +1,1 @@
+"""Adopting docsnippets in a repository: ``docsnippets init`` and the files it writes."""

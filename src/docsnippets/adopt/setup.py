@@ -1,0 +1,186 @@
+"""``docsnippets init``: everything a repository needs to adopt docsnippets, in one run.
+
+Each piece is a step with an outcome, decided before anything is written, so that
+``--dry-run`` shows exactly what a real run would do. A file that exists is never replaced
+without ``--force``: the user's own workflow or config is worth more than ours. Running it
+twice changes nothing the second time, because every step first compares with what is there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docsnippets import engine
+from docsnippets.adopt.workflows import workflow_files
+from docsnippets.config import Config, from_mapping
+from docsnippets.configfile import load as load_config
+from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
+from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
+from docsnippets.manifest import build as mf
+from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
+from docsnippets.tree import TreeError, is_git_root, markdown_files, origin_repository
+
+if TYPE_CHECKING:
+    import subprocess
+
+GITATTRIBUTES = ".gitattributes"
+MERGE_LINE = f"{DEFAULT_MANIFEST} merge=docsnippets"
+DRIVER_KEY = "merge.docsnippets.driver"
+DRIVER = "docsnippets merge-driver %O %A %B"
+
+
+class Outcome(StrEnum):
+    WROTE = "wrote"
+    APPENDED = "added a line to"
+    SET = "set"
+    KEPT = "left alone"
+    UNCHANGED = "unchanged"
+
+
+# What a dry run says instead, for the outcomes that change something.
+PLANNED = {Outcome.WROTE: "would write", Outcome.APPENDED: "would add a line to", Outcome.SET: "would set"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One piece of the set-up: a path relative to the root (or a git setting) and what became of it."""
+
+    target: str
+    outcome: Outcome
+    detail: str = ""
+
+    @property
+    def changes(self) -> bool:
+        return self.outcome in PLANNED
+
+
+@dataclass(frozen=True)
+class InitResult:
+    steps: tuple[Step, ...]
+    layout: str  # what the file names showed, for people
+    summary: str  # the manifest's counts, or why there are none
+
+
+def _read(path: Path) -> bytes | None:
+    """The file's bytes, None when absent; a directory or special file is an error to report."""
+    try:
+        return read_regular(path)
+    except (NotRegularFile, IsADirectoryError):
+        raise TreeError(f"{path}: not a regular file; move it away and run `docsnippets init` again") from None
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    import subprocess  # here, as in tree.py: most commands never run git
+
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TreeError(f"{root}: cannot run git ({exc.__class__.__name__}); install git") from None
+
+
+def _config_text(layouts: tuple[Layout, ...]) -> str:
+    # Counts only in the comment: a file name could otherwise end the comment line.
+    counts = ", ".join(str(layout.pairs) for layout in layouts)
+    return (
+        f"# Written by `docsnippets init` from the file names: {sum(lay.files for lay in layouts)} files pair up\n"
+        f"# under these rules ({counts} pairs), a layout the default rules do not describe.\n"
+        "# README's Configuration section lists the other settings.\n" + rules_yaml(lay.rule for lay in layouts)
+    )
+
+
+def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
+    existing = next((name for name in CONFIG_FILENAMES if (root / name).exists()), None)
+    current = load_config(None, root)
+    files, _ = markdown_files(root, current)
+    layouts = recognise(files)
+    found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
+    if not missing_rules(layouts, Config().pair_rules):
+        if layouts:
+            found += "; the default pair rules describe it"
+        return current, Step(existing, Outcome.KEPT, "exists") if existing else None, found
+    if existing is not None and not force:
+        return current, Step(existing, Outcome.KEPT, "exists; --force replaces it"), found
+    text = _config_text(layouts)
+    import yaml  # here: only a repository that needs a config pays for it
+
+    name = existing or CONFIG_FILENAMES[0]
+    config = from_mapping(yaml.safe_load(text), name)
+    if _read(root / name) == text.encode("utf-8"):
+        return config, Step(name, Outcome.UNCHANGED), found
+    if not dry_run:
+        write_atomic(root / name, text)
+    return config, Step(name, Outcome.WROTE, "the default pair rules do not fit"), found
+
+
+def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) -> tuple[Step, str]:
+    path = root / DEFAULT_MANIFEST
+    if path.exists() and not force:
+        return Step(DEFAULT_MANIFEST, Outcome.KEPT, "exists; `docsnippets update` refreshes it"), "kept as it is"
+    if dry_run:
+        inventory = engine.scan_tree(root, config)
+        written = True
+    else:
+        result = engine.update(
+            root, config, path, repository=None, commit=None, force=force, detect=lambda: origin_repository(root)
+        )
+        inventory, written = result.inventory, result.written
+    s = mf.summarize(inventory)
+    summary = f"{s['fences']} snippets in {s['files']} files, {s['pairs']} pairs"
+    return Step(DEFAULT_MANIFEST, Outcome.WROTE if written else Outcome.UNCHANGED, summary), summary
+
+
+def _file_step(root: Path, rel: str, text: str, *, force: bool, dry_run: bool) -> Step:
+    old = _read(root / rel)
+    if old == text.encode("utf-8"):
+        return Step(rel, Outcome.UNCHANGED)
+    if old is not None and not force:
+        return Step(rel, Outcome.KEPT, "differs from the recommended file; --force replaces it")
+    if not dry_run:
+        write_atomic(root / rel, text)
+    return Step(rel, Outcome.WROTE)
+
+
+def _attributes_step(root: Path, *, force: bool, dry_run: bool) -> Step:
+    old = (_read(root / GITATTRIBUTES) or b"").decode("utf-8", "surrogateescape")
+    ours = [line.split() for line in old.splitlines() if line.split()[:1] == [DEFAULT_MANIFEST]]
+    if MERGE_LINE.split() in ours:
+        return Step(GITATTRIBUTES, Outcome.UNCHANGED)
+    if any(word.startswith("merge") for fields in ours for word in fields) and not force:
+        return Step(GITATTRIBUTES, Outcome.KEPT, f"names another merge for {DEFAULT_MANIFEST}; --force adds ours")
+    if not dry_run:
+        text = old + ("\n" if old and not old.endswith("\n") else "") + MERGE_LINE + "\n"
+        write_atomic(root / GITATTRIBUTES, text.encode("utf-8", "surrogateescape"))
+    return Step(GITATTRIBUTES, Outcome.APPENDED if old else Outcome.WROTE, MERGE_LINE)
+
+
+def _driver_step(root: Path, *, force: bool, dry_run: bool) -> Step:
+    target = f"git config {DRIVER_KEY}"
+    current = _git(root, "config", "--local", "--get", DRIVER_KEY)
+    value = current.stdout.strip() if current.returncode == 0 else None
+    if value == DRIVER:
+        return Step(target, Outcome.UNCHANGED)
+    if value is not None and not force:
+        return Step(target, Outcome.KEPT, "set to another driver; --force replaces it")
+    if not dry_run:
+        done = _git(root, "config", "--local", DRIVER_KEY, DRIVER)
+        if done.returncode != 0:
+            raise TreeError(f"{root}: git config failed ({done.stderr.strip()}); set {DRIVER_KEY} by hand")
+    return Step(target, Outcome.SET, f"{DRIVER}, in this clone only")
+
+
+def init(root: Path, *, uses: str, force: bool = False, dry_run: bool = False) -> InitResult:
+    """Set up docsnippets at ``root``, the top of a git work tree."""
+    if not is_git_root(root):
+        raise TreeError(
+            f"{root}: not the top of a git work tree; run `docsnippets init` inside a git repository "
+            "(or pass its top to --root)"
+        )
+    config, config_step, layout = _config_step(root, force=force, dry_run=dry_run)
+    manifest_step, summary = _manifest_step(root, config, force=force, dry_run=dry_run)
+    steps = [s for s in (config_step, manifest_step) if s is not None]
+    steps += [_file_step(root, rel, text, force=force, dry_run=dry_run) for rel, text in workflow_files(uses).items()]
+    steps += [_attributes_step(root, force=force, dry_run=dry_run), _driver_step(root, force=force, dry_run=dry_run)]
+    return InitResult(tuple(steps), layout, summary)

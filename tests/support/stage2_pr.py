@@ -1,0 +1,110 @@
+"""A small pull request for stage 2 end-to-end tests: the default branch checked out, the PR's
+head served by the fake API only, and the ``workflow_run`` event of its stage 1 run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.support.fake_github import FakeGitHub, changed
+from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario, manifest_of
+
+FORK = "someone"
+BRANCH = "fix-docs"
+
+SNIPPET = """# Title
+
+```python
+async def main(n):
+    await step({n})
+```
+"""
+SNIPPET_ZH = """# 标题
+
+```python
+async def main(n):
+    await step({n})
+```
+"""
+
+
+def page(n: int, zh: bool = False) -> str:
+    """A Markdown page holding one async snippet; ``n`` varies its code."""
+    return (SNIPPET_ZH if zh else SNIPPET).format(n=n)
+
+
+def workflow_run(head_sha: str = HEAD_SHA, owner: str = FORK, branch: str = BRANCH) -> dict[str, Any]:
+    return {
+        "action": "completed",
+        "workflow_run": {
+            "id": 777,
+            "event": "pull_request",
+            "head_sha": head_sha,
+            "head_branch": branch,
+            "head_repository": {"full_name": f"{owner}/repo", "owner": {"login": owner}},
+            "pull_requests": [],
+        },
+        "repository": {"full_name": REPO},
+    }
+
+
+def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    for name, data in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    return root
+
+
+@dataclass
+class SmallPR:
+    scenario: Scenario
+    fake: FakeGitHub
+    base_manifest: str
+    head_manifest: str
+
+    @property
+    def repo(self) -> Any:
+        return self.fake.repos[REPO]
+
+    def statuses(self, sha: str = HEAD_SHA) -> list[dict[str, Any]]:
+        return self.repo.statuses.get(sha, [])
+
+
+def small_pr(
+    tmp: Path,
+    fake: FakeGitHub,
+    base: Mapping[str, str | bytes],
+    head: Mapping[str, str | bytes],
+    files: list[dict[str, Any]] | None = None,
+    *,
+    head_manifest: str | None = None,
+) -> SmallPR:
+    """PR #42 from ``someone:fix-docs``: ``base`` and ``head`` are the two trees (the manifest of
+    each is what ``update`` writes, unless ``head_manifest`` says what the PR committed)."""
+    base_dir = write_tree(tmp / "base-tree", base)
+    head_dir = write_tree(tmp / "head-tree", head)
+    base_manifest = manifest_of(base_dir, tmp)
+    committed = head_manifest if head_manifest is not None else manifest_of(head_dir, tmp)
+    repo = fake.repos.get(REPO) or fake.add_repo(REPO)
+    if files is None:
+        files = [changed(n, "added" if n not in base else "modified") for n in head if base.get(n) != head[n]]
+        files += [changed(n, "removed") for n in base if n not in head]
+        if committed != base_manifest:
+            files.append(changed(MANIFEST))
+    repo.add_pull(42, files, head_sha=HEAD_SHA, base_sha=BASE_SHA, head_label=f"{FORK}:{BRANCH}")
+    for name, data in head.items():
+        repo.add_file(HEAD_SHA, name, data)
+    repo.add_file(HEAD_SHA, MANIFEST, committed)
+    repo.add_file(BASE_SHA, MANIFEST, base_manifest)
+    workspace = write_tree(tmp / "workspace", {**base, MANIFEST: base_manifest})
+    runner = tmp / "runner"
+    runner.mkdir()
+    scenario = Scenario(workspace, runner, fake, event_name="workflow_run", event=workflow_run())
+    scenario.inputs.update({"INPUT_STATUS-CONTEXT": "docsnippets", "GITHUB_RUN_ID": "777"})
+    return SmallPR(scenario, fake, base_manifest, committed)
