@@ -268,6 +268,13 @@ CASES = [
     Case("bad-glob-bracket", CHECK, config_text("exclude: ['docs/[ab']\n"), 2, (".docsnippets.yml", "bad glob")),
     Case("bad-glob-backslash", CHECK, config_text("exclude: ['docs\\\\*.md']\n"), 2, (".docsnippets.yml", "bad glob")),
     Case("wrong-type", CHECK, config_text("languages: 5\n"), 2, (".docsnippets.yml", "'languages'", "list")),
+    Case(
+        "ignore-calls-not-strings",
+        CHECK,
+        config_text("ignore_calls: [1, '']\n"),
+        2,
+        (".docsnippets.yml", "'ignore_calls'", "list of non-empty strings"),
+    ),
     Case("max-bytes-negative", CHECK, config_text("max_file_bytes: -1\n"), 2, (".docsnippets.yml", "positive integer")),
     Case(
         "yaml-bad-date",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from tests.support.child_check import check_imports
 from tests.support.gitinit import init_repo, run_git, slime_repo
 
 from docsnippets.adopt.workflows import workflow_files
@@ -156,3 +158,12 @@ def test_init_outside_git_is_an_error(tmp_path, monkeypatch, capsys):
     code, out, err = run(capsys, "init")
     assert code == 2 and out == "" and "not the top of a git work tree" in err
     assert list((tmp_path / "plain").iterdir()) == []
+
+
+def test_other_commands_do_not_load_init_or_git(tmp_path):
+    """init runs git; loading it eagerly would put subprocess on every command's start."""
+    (tmp_path / "a.md").write_text(EN, encoding="utf-8")
+    assert main(["update", "--root", str(tmp_path), "--no-cache"]) == 0
+    env = {**os.environ, "DOCSNIPPETS_NO_CACHE": "1"}
+    assert check_imports(tmp_path, env, "subprocess", "--changed", "a.md") == (False, "0")
+    assert check_imports(tmp_path, env, "docsnippets.adopt.setup", "--changed", "a.md") == (False, "0")

@@ -357,3 +357,57 @@ def test_call_findings_in_the_json_the_text_the_comment_and_the_annotations(lib)
     assert "ignore\\[KIND\\] on its line" in section
     (line,) = annotations(report, decide(report, "stale,references"), "m.json")
     assert line.startswith("::error ") and "title=Snippet call does not fit the code" in line
+
+
+def _star_fan(root: Path, depth: int) -> Path:
+    """Two modules per level, each star-importing both of the next level: 2**depth paths."""
+    files = {"fan/__init__.py": "", f"fan/a{depth}.py": "def f(x): ...\n", f"fan/b{depth}.py": "def g(x): ...\n"}
+    for i in range(depth):
+        for side in "ab":
+            files[f"fan/{side}{i}.py"] = f"from fan.a{i + 1} import *\nfrom fan.b{i + 1} import *\n"
+    return write(root, files)
+
+
+def test_a_fan_of_star_imports_is_read_once_per_module(tmp_path, monkeypatch):
+    from docsnippets.references.namespaces import Namespaces
+    from docsnippets.references.resolve import Tree
+
+    depth = 16
+    root = _star_fan(tmp_path, depth)
+    counts = {"names": 0, "lookups": 0}
+    names, lookup = Tree.names, Namespaces._lookup
+
+    def counting_names(self, module):
+        counts["names"] += 1
+        return names(self, module)
+
+    def counting_lookup(self, module, name, hops):
+        counts["lookups"] += 1
+        return lookup(self, module, name, hops)
+
+    monkeypatch.setattr(Tree, "names", counting_names)
+    monkeypatch.setattr(Namespaces, "_lookup", counting_lookup)
+    body = "from fan.a0 import nothere, f\nnothere(1)\nf()\n"
+    found = check_references([snippet(body)], DirectoryFiles(root))
+    assert [(b.line - FIRST + 1, str(b.kind)) for b in found] == [(1, "name"), (3, "call")]
+    modules = 2 * depth + 3
+    assert counts["names"] <= 3 * modules and counts["lookups"] <= 3 * modules, counts
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "import lib\nx = " + "lib." * 950 + "fetch(1)\n",
+        "".join(f"a{i} = a{i + 1}()\n" for i in range(3000)) + "a0.m()\n",
+    ],
+    ids=["deep-attribute-chain", "long-chain-of-names"],
+)
+def test_hostile_nesting_is_not_judged_and_raises_nothing(lib, body):
+    assert [b for b in check_references([snippet(body)], DirectoryFiles(lib)) if b.kind == "call"] == []
+
+
+def test_a_chain_of_star_imports_deeper_than_the_interpreter_is_not_judged(tmp_path):
+    files = {"chain/__init__.py": "", "chain/m1500.py": "x = 1\n"}
+    files.update({f"chain/m{i}.py": f"from chain.m{i + 1} import *\n" for i in range(1500)})
+    root = write(tmp_path, files)
+    assert check_references([snippet("from chain.m0 import nothere\nnothere()\n")], DirectoryFiles(root)) == ()

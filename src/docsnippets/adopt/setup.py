@@ -8,10 +8,10 @@ twice changes nothing the second time, because every step first compares with wh
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docsnippets import engine
 from docsnippets.adopt.workflows import workflow_files
@@ -22,6 +22,9 @@ from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
 from docsnippets.tree import TreeError, is_git_root, markdown_files, origin_repository
+
+if TYPE_CHECKING:
+    import subprocess
 
 GITATTRIBUTES = ".gitattributes"
 MERGE_LINE = f"{DEFAULT_MANIFEST} merge=docsnippets"
@@ -70,6 +73,8 @@ def _read(path: Path) -> bytes | None:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    import subprocess  # here, as in tree.py: most commands never run git
+
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError) as exc:

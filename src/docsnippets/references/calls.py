@@ -191,6 +191,15 @@ def call_findings(
     tree = parse_snippet(source)
     if tree is None:
         return []
+    try:
+        return _findings(source, tree, ns, ignore_calls, earlier)
+    except RecursionError:
+        return []  # nesting deeper than the interpreter follows (hostile input): nothing is judged
+
+
+def _findings(
+    source: str, tree: ast.Module, ns: Namespaces, ignore_calls: Iterable[str], earlier: Sequence[Scope]
+) -> list[CallFinding]:
     names = _Locals(tree, ns, earlier)
     markers = ignored_kinds(source) if "docsnippets:" in source else {}
     patterns = tuple(ignore_calls)

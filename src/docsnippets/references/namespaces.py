@@ -15,11 +15,13 @@ known members here.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from docsnippets.references.resolve import Module, Tree, absolute
 
+T = TypeVar("T")
 # How many imports, re-exports and bases a lookup follows before it gives up (cycles, depth).
 MAX_HOPS = 24
 # Bases that add no member a call could reach (besides what ``object`` has).
@@ -137,6 +139,7 @@ class Namespaces:
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self._scopes: dict[int, Scope] = {}
+        self._memos: dict[tuple[object, ...], tuple[Any, frozenset[str]]] = {}
 
     def _scope_of(self, node: ast.Module | ast.ClassDef) -> Scope:
         if id(node) not in self._scopes:
@@ -149,8 +152,32 @@ class Namespaces:
             return None
         return self.tree.module(dotted)
 
+    def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T | None:
+        """``compute()`` once per key. The source files it consulted are remembered with the
+        answer and counted again on every later use: they are what a finding depends on (a
+        code-only change re-checks the snippets whose calls went through it). A key met again
+        while it is being computed (an import cycle) answers None."""
+        if key in self._memos:
+            value, deps = self._memos[key]
+            self.tree.visited |= deps
+            return value
+        self._memos[key] = (None, frozenset())
+        outer, self.tree.visited = self.tree.visited, set()
+        try:
+            value = compute()
+        finally:
+            deps = frozenset(self.tree.visited)
+            self.tree.visited = outer | deps
+        self._memos[key] = (value, deps)
+        return value
+
     def lookup(self, module: Module, name: str, hops: int = 0) -> Value | None:
         """What ``module.name`` is, or None when that cannot be known."""
+        if hops > MAX_HOPS:
+            return None
+        return self._memo(("lookup", module.name, name), lambda: self._lookup(module, name, hops))
+
+    def _lookup(self, module: Module, name: str, hops: int) -> Value | None:
         syntax = self.tree.syntax(module)
         if hops > MAX_HOPS or (syntax is None and module.source is not None):
             return None
@@ -220,9 +247,14 @@ class Namespaces:
     def mro(self, cls: Definition, hops: int = 0) -> tuple[Definition, ...] | None:
         """The class and its repository bases, nearest first; None when a base, a metaclass or a
         class decorator is not followed here (then no member is known)."""
+        if hops > MAX_HOPS:
+            return None
+        return self._memo(("mro", id(cls.node)), lambda: self._mro(cls, hops))
+
+    def _mro(self, cls: Definition, hops: int) -> tuple[Definition, ...] | None:
         node = cls.node
         assert isinstance(node, ast.ClassDef)
-        if hops > MAX_HOPS or node.keywords:
+        if node.keywords:
             return None
         if any(_dataclass_call(d) is None for d in node.decorator_list):
             return None

@@ -99,16 +99,22 @@ class Tree:
             self._syntax[module.source] = None if source is None else parse_module(source)
         return self._syntax[module.source]
 
-    def binds(self, module: Module, name: str, seen: frozenset[str] = frozenset()) -> bool:
+    def binds(self, module: Module, name: str) -> bool:
         """Whether ``from module import name`` can work, or cannot be judged."""
         names = self.names(module)
         if names is None or names.dynamic or name in names.defined or name in (names.exported or ()):
             return True
-        if self._star_binds(module, names, name, seen | {module.name}):
-            return True
+        try:
+            if self._star_binds(module, names, name, {module.name}):
+                return True
+        except RecursionError:
+            return True  # a chain of star imports deeper than the interpreter follows: not judged
         return module.directory is not None and self.module(f"{module.name}.{name}") is not None
 
-    def _star_binds(self, module: Module, names: ModuleNames, name: str, seen: frozenset[str]) -> bool:
+    def _star_binds(self, module: Module, names: ModuleNames, name: str, seen: set[str]) -> bool:
+        """Whether a module ``module`` star-imports from binds ``name``. ``seen`` holds every
+        module this question has reached: one that answered no answers no again, so each module
+        is read once however many paths lead to it (a fan of star imports stays linear)."""
         for level, relative in names.stars:
             target = absolute(module, level, relative)
             found = None if target is None or self.module(target.split(".")[0]) is None else self.module(target)
@@ -116,6 +122,7 @@ class Tree:
                 return True  # from outside the repository, or itself broken: cannot be judged
             if found.name in seen:
                 continue
+            seen.add(found.name)
             exported = self.names(found)
             if exported is None or exported.dynamic:
                 return True
@@ -123,7 +130,7 @@ class Tree:
                 if name in exported.exported:
                     return True
             elif not name.startswith("_") and (
-                name in exported.defined or self._star_binds(found, exported, name, seen | {found.name})
+                name in exported.defined or self._star_binds(found, exported, name, seen)
             ):
                 return True
         return False
