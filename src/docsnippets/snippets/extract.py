@@ -314,6 +314,8 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
         if not markers and not modules:
             continue
         status = classify.syntax_status(fence.body)
+        # Pairing compares bodies by this digest; taken now, from the tokens just read.
+        digest = classify.code_digest(fence.body) if len(fence.body) <= classify.SHARED_TOKENS_CHARS else ""
         out.append(
             Snippet(
                 file=path,
@@ -328,6 +330,7 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
                 file_sha256=file_sha256,
                 status_message=status.message,
                 status_line=status.line,
+                code_digest=digest,
             )
         )
     return out
