@@ -15,7 +15,6 @@ only means no cache. Either way nothing changes but the speed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -27,6 +26,7 @@ from docsnippets.config import Config
 from docsnippets.constants import Status
 from docsnippets.fileio import read_regular, write_atomic
 from docsnippets.snippets.classify import code_digest
+from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Snippet, fence_fields, snippet_from
 
@@ -81,7 +81,7 @@ def _markdown_it_fingerprint() -> bytes:
 
 def salt(config: Config) -> str:
     """Everything besides the file's bytes that an extraction result depends on, hashed."""
-    digest = hashlib.sha256()
+    digest = sha256()
     head = [CACHE_FORMAT, sys.implementation.name, sys.version, list(config.languages), list(config.modules)]
     digest.update(json.dumps(head).encode())
     here = Path(__file__).resolve().parent

@@ -78,3 +78,12 @@ def test_longer_closing_fence_and_inner_shorter_run():
 def test_last_line_without_newline():
     f = one("```py\nawait x")
     assert f.body == "await x\n" and f.code_lines == (2, 2)
+
+
+def test_the_built_in_sha256_gives_hashlib_digests():
+    import hashlib
+
+    from docsnippets.snippets.digest import sha256
+
+    for data in (b"", b"abc", "中文 body\n".encode(), bytes(range(256)) * 300):
+        assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()

@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import docsnippets.cli.paths as paths
-from docsnippets.adopt.workflows import ACTION_REF, PLACEHOLDER_USES, WORKFLOWS
 from docsnippets.cache import CacheSettings
 from docsnippets.report.markup import visible
 
+# The adoption code (templates, workflow texts) loads when init runs, not with every command.
 if TYPE_CHECKING:
     from docsnippets.adopt.setup import InitResult
 
 
 def _action(value: str) -> str:
+    from docsnippets.adopt.workflows import ACTION_REF
+
     if not ACTION_REF.fullmatch(value):
         raise argparse.ArgumentTypeError(f"{value!r} is not OWNER/NAME@SHA with the full 40-hex commit of a release")
     return value
@@ -42,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _next_steps(result: InitResult, root: Path, uses: str) -> list[str]:
+    from docsnippets.adopt.workflows import PLACEHOLDER_USES, WORKFLOWS
+
     steps = []
     if uses == PLACEHOLDER_USES and any(s.target in WORKFLOWS and s.changes for s in result.steps):
         steps.append(
@@ -59,7 +63,8 @@ def _next_steps(result: InitResult, root: Path, uses: str) -> list[str]:
 
 
 def cmd_init(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
-    from docsnippets.adopt.setup import PLANNED, init  # here: it needs git, which other commands may not
+    from docsnippets.adopt.setup import PLANNED, init
+    from docsnippets.adopt.workflows import PLACEHOLDER_USES
 
     root = paths.root(args)
     uses = args.action or PLACEHOLDER_USES

@@ -7,17 +7,19 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from docsnippets.config import Config
 from docsnippets.report import render
 from docsnippets.report.compare import Report
 from docsnippets.report.text import report_text
 from docsnippets.report.verdict import Verdict
-from docsnippets.snippets.layouts import Layout, describe, missing_rules, pairs_under, recognise, rules_yaml
 from docsnippets.snippets.pairs import pairing_hint
 from docsnippets.snippets.records import Inventory
 from docsnippets.tree import exists_markdown, markdown_files
+
+if TYPE_CHECKING:
+    from docsnippets.snippets.layouts import Layout
 
 
 def warn(message: str) -> None:
@@ -31,6 +33,8 @@ def warn_pairing(inventory: Inventory, config: Config, root: Path, *, whole_tree
     if hint:
         warn(hint)
     elif whole_tree and not any(other is not None for _, other in inventory.counterparts):
+        from docsnippets.snippets.layouts import missing_rules, pairs_under, recognise  # only when nothing paired
+
         files, _ = markdown_files(root, config)
         if not pairs_under(config.pair_rules, files):
             missing = missing_rules(recognise(files), config.pair_rules)
@@ -41,6 +45,8 @@ def warn_pairing(inventory: Inventory, config: Config, root: Path, *, whole_tree
 def warn_layout(layouts: Sequence[Layout]) -> None:
     """The finding on one line, then the YAML to paste; the YAML quotes every name in ASCII
     escapes, so it can go out as it is."""
+    from docsnippets.snippets.layouts import describe, rules_yaml
+
     warn(f"no file pairs under the configured pair rules, but {describe(layouts)}; add this to .docsnippets.yml:")
     sys.stderr.write(rules_yaml(layout.rule for layout in layouts))
 

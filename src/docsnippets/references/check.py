@@ -45,9 +45,9 @@ Each module is parsed at most once per call, and only if a snippet imports (or s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from docsnippets.references.bindings import module_names
-from docsnippets.references.calls import Pages, call_findings
 from docsnippets.references.findings import (
     DIRECTORY,
     FILE,
@@ -57,9 +57,12 @@ from docsnippets.references.findings import (
     ReferenceKind,
 )
 from docsnippets.references.imports import ImportRef, imports_of
-from docsnippets.references.namespaces import Namespaces
 from docsnippets.references.resolve import Tree
 from docsnippets.snippets.records import Snippet
+
+if TYPE_CHECKING:
+    from docsnippets.references.calls import CallFinding, Pages
+    from docsnippets.references.namespaces import Namespaces
 
 # Callers and tests reach these through this module, the reference check's front door.
 __all__ = [
@@ -109,8 +112,7 @@ def check_references(
     """
     snippets = tuple(snippets)
     tree = Tree(files, packages)
-    ns = Namespaces(tree)
-    context = Pages(snippets if pages is None else pages)
+    calls = _Calls(tree, snippets if pages is None else pages)
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
@@ -121,12 +123,48 @@ def check_references(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
                 )
         first = snippet.code_lines[0]
-        for f in call_findings(snippet.body, ns, patterns, context.earlier(snippet)):
+        for f in calls.findings(snippet, patterns):
             line = first + f.line - 1
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
             found.setdefault(key, BrokenReference(snippet.file, line, module, name, f.reason, snippet, f.kind))
     return tuple(sorted(found.values(), key=lambda b: b.place))
+
+
+class _Calls:
+    """The call checks of one run (calls.py), loaded and set up only for a page that needs them.
+
+    A name of a snippet resolves into the repository only through an import of its code, made by
+    the snippet or by one before it on its page. On a page none of whose snippets imports the
+    tree's code there is nothing to find, and a check of such pages alone (a docs-only
+    checkout, imports of third-party code) never loads that machinery.
+    """
+
+    def __init__(self, tree: Tree, pages: Iterable[Snippet]) -> None:
+        self.tree = tree
+        self._pages = tuple(pages)
+        self._by_file: dict[str, list[Snippet]] = {}
+        for s in self._pages:
+            self._by_file.setdefault(s.file, []).append(s)
+        self._reaching: dict[str, bool] = {}  # by file, found when first asked
+        self._ns: Namespaces | None = None
+        self._context: Pages | None = None
+
+    def _reaches(self, snippet: Snippet) -> bool:
+        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in imports_of(snippet))
+
+    def findings(self, snippet: Snippet, patterns: Iterable[str] = ()) -> list[CallFinding]:
+        page = snippet.file
+        if page not in self._reaching:
+            self._reaching[page] = any(self._reaches(s) for s in self._by_file.get(page, ()))
+        if not self._reaching[page] and not self._reaches(snippet):
+            return []
+        from docsnippets.references.calls import Pages, call_findings
+        from docsnippets.references.namespaces import Namespaces
+
+        if self._ns is None or self._context is None:
+            self._ns, self._context = Namespaces(self.tree), Pages(self._pages)
+        return call_findings(snippet.body, self._ns, patterns, self._context.earlier(snippet))
 
 
 def _kind(name: str | None) -> ReferenceKind:
@@ -176,12 +214,11 @@ def snippets_calling(
         return ()
     snippets = tuple(snippets)
     tree = Tree(files, packages)
-    ns = Namespaces(tree)
-    context = Pages(snippets)
+    calls = _Calls(tree, snippets)
     out = []
     for snippet in snippets:
         tree.visited.clear()
-        call_findings(snippet.body, ns, (), context.earlier(snippet))
+        calls.findings(snippet)
         if tree.visited & changed:
             out.append(snippet)
     return tuple(out)

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from docsnippets.constants import COMMENT_BUDGET, DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.constants import COMMENT_BUDGET
 from docsnippets.report import entries as en
 from docsnippets.report import items as ci
 from docsnippets.report import templating
 from docsnippets.report.compare import Report, move_reasons
+from docsnippets.report.context import CommentContext
 from docsnippets.report.guidance import HEADLINE_REASONS, fixes, headline
-from docsnippets.report.markup import Links, code_span, location, plain
+from docsnippets.report.markup import code_span, location, plain
 from docsnippets.report.verdict import Verdict, decide
-from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.snippets.records import Snippet
 
 DEFAULT_TEMPLATE = "comment.md.j2"
 # (entries per section, diffs shown): tried in turn until the comment fits its budget.
@@ -35,23 +35,6 @@ SHORTENINGS: tuple[tuple[int | None, bool], ...] = (
     (3, False),
     (0, False),
 )
-
-
-@dataclass(frozen=True)
-class CommentContext:
-    """What the comment needs besides the report: names, links, the fix, the base comparison."""
-
-    marker: str
-    manifest_name: str = DEFAULT_MANIFEST
-    manifest_path: str = DEFAULT_MANIFEST
-    fix_command: str = FIX_COMMAND
-    links: Links | None = None
-    base_missing: bool = False
-    head_manifest_missing: bool = False
-    changes: Report | None = None  # what the PR changes, against the base manifest
-    verdict: Verdict | None = None  # the gate's answer every output shares
-    template: Path | None = None  # a repository's own comment template, else the packaged one
-    inventory: Inventory | None = None  # the head tree's, to show translations together
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from docsnippets.constants import COMMENT_BUDGET
-from docsnippets.report.comment import CommentContext
 from docsnippets.report.compare import Report
+from docsnippets.report.context import CommentContext
 from docsnippets.report.data import report_json
 from docsnippets.report.markup import Links, code_span, fenced, visible, visible_block
 from docsnippets.report.templating import TemplateError

@@ -6,7 +6,6 @@ Everything here reads tokens or calls ``compile()``; nothing is ever executed.
 from __future__ import annotations
 
 import ast
-import hashlib
 import io
 import re
 import textwrap
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from docsnippets.constants import Status
+from docsnippets.snippets.digest import sha256
 
 MARKERS = ("async def", "async for", "async with", "await")
 
@@ -280,7 +280,7 @@ def code_digest(body: str) -> str:
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.
     """
-    return hashlib.sha256(repr(comparable_tokens(body)).encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(repr(comparable_tokens(body)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=4096)

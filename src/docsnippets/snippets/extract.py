@@ -9,7 +9,6 @@ skips are still checked for being UTF-8 text, so their notices are the same too.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from typing import Protocol
 
 from docsnippets.config import Config
 from docsnippets.snippets import classify
+from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.fences import NestingError, extract_fences, sha256_text
 from docsnippets.snippets.records import Notice, Snippet
 
@@ -218,7 +218,7 @@ def snippets_from_bytes(
     text, notice = decode(path, data)
     if text is None:
         return [], [notice] if notice else []
-    file_sha = hashlib.sha256(data).hexdigest()
+    file_sha = sha256(data).hexdigest()
     if memo is not None:
         known = memo.get(path, file_sha)
         if known is not None:

@@ -7,11 +7,12 @@ the token's own ``content`` has list indentation removed and the catalogue keeps
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from docsnippets.snippets.digest import sha256
 
 if TYPE_CHECKING:  # markdown-it is imported when a file is parsed: a cached run never needs it
     from markdown_it import MarkdownIt
@@ -53,7 +54,7 @@ class Fence:
 
 
 def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def normalize(text: str) -> str:

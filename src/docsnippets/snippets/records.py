@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from docsnippets.constants import Relation, Status
+from docsnippets.snippets.digest import sha256
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ ID_HEX = 12
 
 
 def _short(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:ID_HEX]
+    return sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:ID_HEX]
 
 
 def snippet_ids(snippets: Sequence[Snippet]) -> tuple[str, ...]:

@@ -1,0 +1,36 @@
+"""What a PR comment needs besides the report: names, links, the fix, the base comparison.
+
+Its own module, apart from the comment's rendering, so that every command can describe the
+comment it might print while only one that prints it loads the rendering code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
+
+if TYPE_CHECKING:
+    from docsnippets.report.compare import Report
+    from docsnippets.report.markup import Links
+    from docsnippets.report.verdict import Verdict
+    from docsnippets.snippets.records import Inventory
+
+
+@dataclass(frozen=True)
+class CommentContext:
+    """What the comment needs besides the report: names, links, the fix, the base comparison."""
+
+    marker: str
+    manifest_name: str = DEFAULT_MANIFEST
+    manifest_path: str = DEFAULT_MANIFEST
+    fix_command: str = FIX_COMMAND
+    links: Links | None = None
+    base_missing: bool = False
+    head_manifest_missing: bool = False
+    changes: Report | None = None  # what the PR changes, against the base manifest
+    verdict: Verdict | None = None  # the gate's answer every output shares
+    template: Path | None = None  # a repository's own comment template, else the packaged one
+    inventory: Inventory | None = None  # the head tree's, to show translations together

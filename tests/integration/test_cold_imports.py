@@ -1,0 +1,154 @@
+"""What a cold ``docsnippets check`` loads: only what a plain check uses.
+
+The Action starts a fresh process for every run, so every module imported at start-up is paid
+for on every pull request. A plain check (text output, no cache, no config file, snippets that
+import nothing of the tree) must not load the comment's rendering, the templates, git, GitHub,
+YAML, a schema library, OpenSSL, or the call checks; and its own modules are exactly the ones
+listed here, so a new import on this path is a decision someone makes, not an accident.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docsnippets import engine
+from docsnippets.config import Config
+from docsnippets.manifest import build as mf
+
+CODE = "import asyncio\n\n\nasync def main():\n    await asyncio.sleep(0)"
+DOCS = {
+    "docs/en/a.md": f"# A\n\n```python\n{CODE}\n```\n",
+    "docs/zh/a.md": f"# 甲\n\n```python\n{CODE}  # 中文\n```\n",
+}
+
+# The package's modules a plain check of such a tree imports.
+PLAIN_CHECK = {
+    "docsnippets",
+    "docsnippets.cache",
+    "docsnippets.cli",
+    "docsnippets.cli.commands",
+    "docsnippets.cli.init",
+    "docsnippets.cli.output",
+    "docsnippets.cli.paths",
+    "docsnippets.config",
+    "docsnippets.configfile",
+    "docsnippets.constants",
+    "docsnippets.engine",
+    "docsnippets.fileio",
+    "docsnippets.links",
+    "docsnippets.manifest",
+    "docsnippets.manifest.build",
+    "docsnippets.manifest.check",
+    "docsnippets.manifest.io",
+    "docsnippets.manifest.schema1",
+    "docsnippets.manifest.schema_validator",
+    "docsnippets.manifest.store",
+    "docsnippets.references",
+    "docsnippets.references.bindings",
+    "docsnippets.references.check",
+    "docsnippets.references.findings",
+    "docsnippets.references.imports",
+    "docsnippets.references.modules",
+    "docsnippets.references.resolve",
+    "docsnippets.report",
+    "docsnippets.report.codediff",
+    "docsnippets.report.compare",
+    "docsnippets.report.context",
+    "docsnippets.report.data",
+    "docsnippets.report.entries",
+    "docsnippets.report.markup",
+    "docsnippets.report.render",
+    "docsnippets.report.templating",
+    "docsnippets.report.text",
+    "docsnippets.report.verdict",
+    "docsnippets.snippets",
+    "docsnippets.snippets.classify",
+    "docsnippets.snippets.digest",
+    "docsnippets.snippets.extract",
+    "docsnippets.snippets.fences",
+    "docsnippets.snippets.pairs",
+    "docsnippets.snippets.records",
+    "docsnippets.tree",
+}
+# Never on that path (each has a command or a case of its own that loads it).
+NEVER = (
+    "jinja2",
+    "yaml",
+    "github",
+    "requests",
+    "jsonschema",
+    "fastjsonschema",
+    "subprocess",
+    "docsnippets.adopt",
+    "docsnippets.git",
+    "docsnippets.github",
+    "docsnippets.report.comment",
+    "docsnippets.report.catalogue",
+    "docsnippets.references.calls",
+    "docsnippets.references.namespaces",
+    "docsnippets.snippets.layouts",
+)
+_CHILD = (
+    "import json, sys; from docsnippets.cli import main; "
+    "code = main(sys.argv[1:]); print(json.dumps([code, sorted(sys.modules)]))"
+)
+
+
+def _check_modules(root: Path, *argv: str, env: dict[str, str] | None = None) -> tuple[int, set[str]]:
+    """Exit code and modules of ``docsnippets check`` run in a fresh interpreter."""
+    child_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DOCSNIPPETS_NO_CACHE": "1", **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, "check", "--root", str(root), *argv],
+        env=child_env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout, done.stderr
+    code, modules = json.loads(done.stdout.splitlines()[-1])
+    return code, set(modules)
+
+
+@pytest.fixture
+def fresh_tree(make_tree) -> Path:
+    root = make_tree(DOCS).resolve()
+    engine.update(root, Config(), root / mf.DEFAULT_MANIFEST, repository=None, commit=None)
+    return root
+
+
+def test_a_plain_check_loads_only_what_it_uses(fresh_tree):
+    code, modules = _check_modules(fresh_tree)
+    assert code == 0
+    ours = {m for m in modules if m == "docsnippets" or m.startswith("docsnippets.")}
+    assert ours == PLAIN_CHECK, f"new: {sorted(ours - PLAIN_CHECK)}, gone: {sorted(PLAIN_CHECK - ours)}"
+    loaded = [m for m in NEVER if m in modules or any(x.startswith(m + ".") for x in modules)]
+    assert loaded == []
+
+
+def test_no_openssl_when_the_interpreter_has_its_own_sha256(fresh_tree):
+    if not any(importlib.util.find_spec(name) for name in ("_sha2", "_sha256")):
+        pytest.skip("this interpreter has no built-in SHA-256 module")
+    _, modules = _check_modules(fresh_tree)
+    assert "hashlib" not in modules and "_hashlib" not in modules
+
+
+def test_other_outputs_load_their_own_code(fresh_tree):
+    """The lazy modules are still there when asked for: the comment for markdown, calls for code."""
+    code, modules = _check_modules(fresh_tree, "--format", "markdown")
+    assert code == 0 and "docsnippets.report.comment" in modules and "jinja2" in modules
+    package = fresh_tree / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("def run():\n    return 1\n", encoding="utf-8")
+    for name in DOCS:
+        text = (fresh_tree / name).read_text(encoding="utf-8")
+        (fresh_tree / name).write_text(text.replace("import asyncio\n", "import asyncio\nimport pkg\n"), "utf-8")
+    engine.update(fresh_tree, Config(), fresh_tree / mf.DEFAULT_MANIFEST, repository=None, commit=None)
+    code, modules = _check_modules(fresh_tree)
+    assert code == 0 and "docsnippets.references.calls" in modules
