@@ -297,11 +297,7 @@ def update(
     detect: Callable[[], str | None] = lambda: None,
 ) -> UpdateResult:
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
-    old_text = store.read(manifest_path)  # an unreadable path is an error, never overwritten blindly
-    try:
-        old = mf.parse(old_text, str(manifest_path)) if old_text is not None else None
-    except mf.ManifestError:
-        old = None  # a broken manifest is exactly what update is for
+    old_text, old = store.previous(manifest_path)  # refuses what it must not overwrite
     inventory = scan_tree(root, config, memo=memo)
     source = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
     data = mf.build(inventory, config, source.repository, source.commit, source.linked)

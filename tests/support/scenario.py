@@ -54,7 +54,9 @@ class Result:
 Runner = Callable[[dict[str, str], Path, Path], tuple[int, str, str]]
 
 
-def subprocess_runner(env: dict[str, str], workspace: Path, runner_dir: Path) -> tuple[int, str, str]:
+def subprocess_runner(
+    env: dict[str, str], workspace: Path, runner_dir: Path, *, timeout: float = 300
+) -> tuple[int, str, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
     done = subprocess.run(
         [sys.executable, str(ROOT / "entrypoint.py")],
@@ -62,7 +64,7 @@ def subprocess_runner(env: dict[str, str], workspace: Path, runner_dir: Path) ->
         cwd=workspace,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
         check=False,
     )
     return done.returncode, done.stdout, done.stderr

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -106,7 +107,8 @@ class _Plan:
     needles: tuple[bytes, ...]  # searched in the whole file
     words: tuple[bytes, ...]  # searched in what could be a body
     text_words: tuple[str, ...]
-    openers: tuple[re.Pattern[bytes], ...]
+    # Per fence character: its opener pattern (group 1 is the whole run) and its closer lines.
+    fences: tuple[tuple[re.Pattern[bytes], re.Pattern[bytes]], ...]
 
 
 @lru_cache(maxsize=16)
@@ -116,20 +118,91 @@ def _prefilter(languages: tuple[str, ...], modules: tuple[str, ...]) -> _Plan:
     kept = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
     gap = _alternation("".join(c for c in PY_WHITESPACE if c not in _LINE_ENDS)) + b"*"
     langs = _languages_pattern(languages)
-    # One pattern per fence character, each starting with a literal run: re finds those fast.
-    # No languages, no selected fence: no opener at all.
-    openers = tuple(
-        re.compile(re.escape(c * 3) + re.escape(c) + b"*" + gap + langs, re.IGNORECASE)
+    # An opener match starts where its run does (the look-behind refuses a fourth fence
+    # character before the first three), so a long run of backticks is tried once, not once
+    # per character; the literal first keeps the search fast. No languages, no opener at all.
+    fences = tuple(
+        (
+            re.compile(
+                b"(" + re.escape(c * 3) + b"(?<!" + re.escape(c * 4) + b")" + re.escape(c) + b"*)" + gap + langs,
+                re.IGNORECASE,
+            ),
+            re.compile(rb"^ {0,3}(" + re.escape(c * 3) + rb"+)[ \t]*(?:\r|\n|\Z)", re.MULTILINE),
+        )
         for c in (b"`", b"~")
         if languages
     )
-    return _Plan(_needles(set(kept)), kept, tuple(w.decode() for w in kept), openers)
+    return _Plan(_needles(set(kept)), kept, tuple(w.decode() for w in kept), fences)
 
 
-@lru_cache(maxsize=64)
-def _closer(char: bytes, length: int) -> re.Pattern[bytes]:
-    """A line that ends every fence opened with ``length`` x ``char``, in any container."""
-    return re.compile(rb"^ {0,3}" + re.escape(char) + b"{%d,}" % length + rb"[ \t]*(?:\r|\n|\Z)", re.MULTILINE)
+class _NextWord:
+    """Where the first marker or module word at or after a position ends.
+
+    Positions only grow, and for each word it is remembered how far it has been searched
+    (``_clear``: no hit starts before it, after the last position) and its first hit beyond,
+    so each word's searches together read the file at most once. A search stops where a
+    hit would no longer be the first to end, so absent words rarely cost a whole read.
+    """
+
+    def __init__(self, data: bytes, words: tuple[bytes, ...]) -> None:
+        self._data = data
+        self._hit: dict[bytes, int | None] = dict.fromkeys(words)
+        self._clear = dict.fromkeys(words, 0)
+
+    def end_after(self, position: int) -> int | None:
+        best: int | None = None
+        for word, hit in self._hit.items():
+            if hit is not None and hit >= position:
+                best = min(best, hit + len(word)) if best is not None else hit + len(word)
+        for word, hit in list(self._hit.items()):
+            if hit is not None and hit >= position:
+                continue
+            start = max(position, self._clear[word])
+            stop = len(self._data) if best is None else best
+            found = self._data.find(word, start, stop)
+            if found == -1:
+                if best is None:
+                    del self._hit[word]  # in no later window either
+                    continue
+                self._hit[word] = None
+                self._clear[word] = max(start, stop - len(word) + 1)
+                continue
+            self._hit[word] = found
+            best = found + len(word)
+        return best
+
+
+def _opener_reaches_word(data: bytes, opener: re.Pattern[bytes], closer: re.Pattern[bytes], words: _NextWord) -> bool:
+    """Whether some opener match has a word between it and the first closer line for it.
+
+    For an opener whose body would start at ``start``, with run length ``run``: the first word
+    ending at ``end`` after ``start`` is in its body unless a closer line with a run of at
+    least ``run`` starts in ``[start, end)``. Both ends of that window only move forward
+    from one opener to the next, so the closer lines are read once, kept in a deque whose
+    runs decrease from the front: the front is the longest run in the window.
+    """
+    closers: Iterator[re.Match[bytes]] | None = None  # read only once an opener is found
+    pending: re.Match[bytes] | None = None
+    window: deque[tuple[int, int]] = deque()  # (line start, run length)
+    for match in opener.finditer(data):
+        start, run = match.end(), len(match.group(1))
+        end = words.end_after(start)
+        if end is None:
+            return False  # no word after this opener, so none after any later one
+        if closers is None:
+            closers = closer.finditer(data, start)
+            pending = next(closers, None)
+        while pending is not None and pending.start() < end:
+            item = (pending.start(), len(pending.group(1)))
+            while window and window[-1][1] <= item[1]:
+                window.pop()
+            window.append(item)
+            pending = next(closers, None)
+        while window and window[0][0] < start:
+            window.popleft()
+        if not window or window[0][1] < run:
+            return True
+    return False
 
 
 def may_contain_snippet(data: bytes, config: Config) -> bool:
@@ -146,6 +219,9 @@ def may_contain_snippet(data: bytes, config: Config) -> bool:
     no deeper than it, it is the closing fence; in a deeper list item it is outdented, which
     ends the item; without ``>`` it is outside any blockquote (a lazy line would stop the
     fence too). So every word of a selected body lies between an opener match and that line.
+
+    Each search reads the file a bounded number of times, so the time is linear in its size
+    whatever its lines are (tests/unit/test_linear_time.py).
     """
     plan = _prefilter(config.languages, config.modules)
     for needle in plan.needles:  # cheap first: most files mention none of the words at all
@@ -153,23 +229,7 @@ def may_contain_snippet(data: bytes, config: Config) -> bool:
             break
     else:
         return False
-    words = plan.words
-    size = len(data)
-    for opener in plan.openers:
-        for match in opener.finditer(data):
-            # The whole run around the match: never shorter than a real opener's own run.
-            first = last = match.start()
-            fence_char = data[first]
-            while first > 0 and data[first - 1] == fence_char:
-                first -= 1
-            while last < size and data[last] == fence_char:
-                last += 1
-            closer = _closer(data[first : first + 1], last - first).search(data, match.end())
-            end = closer.start() if closer is not None else size
-            for word in words:
-                if data.find(word, match.end(), end) != -1:
-                    return True
-    return False
+    return any(_opener_reaches_word(data, o, c, _NextWord(data, plan.words)) for o, c in plan.fences)
 
 
 class Memo(Protocol):
@@ -251,6 +311,8 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
         if not markers and not modules:
             continue
         status = classify.syntax_status(fence.body)
+        # Pairing compares bodies by this digest; taken now, from the tokens just read.
+        digest = classify.code_digest(fence.body) if len(fence.body) <= classify.SHARED_TOKENS_CHARS else ""
         out.append(
             Snippet(
                 file=path,
@@ -265,6 +327,7 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
                 file_sha256=file_sha256,
                 status_message=status.message,
                 status_line=status.line,
+                code_digest=digest,
             )
         )
     return out
