@@ -129,4 +129,4 @@ def test_outside_git_the_working_directory_is_the_root(tmp_path: Path, monkeypat
     (tmp_path / "plain" / "a.md").write_text(EN, encoding="utf-8")
     monkeypatch.chdir(tmp_path / "plain")
     code, out, _ = run(capsys, "update")
-    assert code == 0 and out.startswith("wrote documentation-snippets.json: 1 snippets")
+    assert code == 0 and out.startswith("wrote documentation-snippets.json: 1 snippet in 1 file,")
