@@ -152,3 +152,10 @@ def test_other_outputs_load_their_own_code(fresh_tree):
     engine.update(fresh_tree, Config(), fresh_tree / mf.DEFAULT_MANIFEST, repository=None, commit=None)
     code, modules = _check_modules(fresh_tree)
     assert code == 0 and "docsnippets.references.calls" in modules
+
+
+def test_the_objects_of_start_up_are_kept_out_of_later_collections():
+    code = "import gc; before = gc.get_freeze_count(); import docsnippets.cli; print(before, gc.get_freeze_count())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = map(int, done.stdout.split())
+    assert before == 0 and after > 10_000

@@ -353,7 +353,9 @@ def test_call_findings_in_the_json_the_text_the_comment_and_the_annotations(lib)
     assert "ignore[KIND]" in text and "broken import" not in text
     body = render.comment(report, render.CommentContext(marker="<!-- m -->"))
     section = body.split("#### Broken references (1)")[1]
-    assert "- `docs/<b>x</b>.md:21` call `fetch`: missing required keyword\\-only argument" in section
+    assert (
+        "- `docs/<b>x</b>.md:21` call `fetch`: missing required keyword\\-only argument `retries` of `fetch`" in section
+    )
     assert "ignore\\[KIND\\] on its line" in section
     (line,) = annotations(report, decide(report, "stale,references"), "m.json")
     assert line.startswith("::error ") and "title=Snippet call does not fit the code" in line
@@ -411,3 +413,13 @@ def test_a_chain_of_star_imports_deeper_than_the_interpreter_is_not_judged(tmp_p
     files.update({f"chain/m{i}.py": f"from chain.m{i + 1} import *\n" for i in range(1500)})
     root = write(tmp_path, files)
     assert check_references([snippet("from chain.m0 import nothere\nnothere()\n")], DirectoryFiles(root)) == ()
+
+
+def test_a_call_reason_with_an_unpaired_backtick_stays_plain_text(lib):
+    from docsnippets.report.items import broken
+
+    (call,) = check_references([snippet(API + "fetch('u')\n")], DirectoryFiles(lib))
+    odd = replace(call, reason="unexpected keyword argument `x` of <b>`y</b>")
+    line = broken("snip-0123456789ab", odd, None)
+    assert "\\`x\\` of ``<b>`y</b>``" in line  # escaped, and the HTML inside a code span
+    assert "`retries`" in broken("snip-0123456789ab", call, None)

@@ -141,12 +141,12 @@ def _encodable(data: Any) -> bool:
 
 def parse(text: str, where: str) -> dict[str, Any]:
     """Parse and validate (schema 2, or the older schema 1); every problem becomes one ManifestError line."""
-    data = _decoded(text, where)
+    data = decoded(text, where)
     validate(data, where)
     return data
 
 
-def _decoded(text: str, where: str) -> Any:
+def decoded(text: str, where: str) -> Any:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.fileio import NotRegularFile, read_regular
-from docsnippets.manifest.build import parse
+from docsnippets.manifest.build import SCHEMA, decoded, parse
 from docsnippets.manifest.io import ManifestError, fail
 
 
@@ -39,3 +39,37 @@ def load(path: Path) -> dict[str, Any] | None:
     """The validated manifest (either schema), or None when the file does not exist."""
     text = read(path)
     return None if text is None else parse(text, str(path))
+
+
+def previous(path: Path) -> tuple[str | None, dict[str, Any] | None]:
+    """What ``update`` replaces: the text, and the data when it is a valid manifest.
+
+    A damaged manifest (a bad merge, a hand edit) is what ``update`` is for, so it gives no
+    data and is rewritten. A manifest of a newer schema, or a JSON file another tool wrote,
+    holds what this version cannot reproduce: overwriting it would lose data, so it is
+    refused and the file stays as it is.
+    """
+    text = read(path)
+    if text is None:
+        return None, None
+    try:
+        data = decoded(text, str(path))
+    except ManifestError:
+        return text, None
+    schema = data.get("schema") if isinstance(data, dict) else None
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+        raise ManifestError(
+            f"{path}: schema {schema} was written by a newer docsnippets (this one writes schema {SCHEMA}); "
+            f"upgrade docsnippets to one that writes schema {schema}; the manifest was left unchanged"
+        )
+    generator = data.get("generator", "docsnippets") if isinstance(data, dict) else None
+    ours = isinstance(data, dict) and ("generator" in data or "schema" in data)
+    if not ours or not (isinstance(generator, str) and generator.startswith("docsnippets")):
+        raise ManifestError(
+            f"{path}: not a docsnippets manifest; move it aside or pass another path to --manifest; "
+            "it was left unchanged"
+        )
+    try:
+        return text, parse(text, str(path))
+    except ManifestError:
+        return text, None

@@ -116,7 +116,7 @@ def check_references(
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
-        for ref in imports_of(snippet):
+        for ref in calls.imports(snippet):
             for name, reason in _problems(tree, ref):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(
@@ -147,11 +147,18 @@ class _Calls:
         for s in self._pages:
             self._by_file.setdefault(s.file, []).append(s)
         self._reaching: dict[str, bool] = {}  # by file, found when first asked
+        self._imports: dict[Snippet, tuple[ImportRef, ...]] = {}
         self._ns: Namespaces | None = None
         self._context: Pages | None = None
 
+    def imports(self, snippet: Snippet) -> tuple[ImportRef, ...]:
+        """:func:`imports_of`, read once per snippet for both the import and the call checks."""
+        if snippet not in self._imports:
+            self._imports[snippet] = imports_of(snippet)
+        return self._imports[snippet]
+
     def _reaches(self, snippet: Snippet) -> bool:
-        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in imports_of(snippet))
+        return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in self.imports(snippet))
 
     def findings(self, snippet: Snippet, patterns: Iterable[str] = ()) -> list[CallFinding]:
         page = snippet.file

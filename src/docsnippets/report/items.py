@@ -163,9 +163,20 @@ def broken(sid: str, b: BrokenReference, links: Links | None) -> str:
     line), what is wrong, which snippet."""
     if b.kind in IMPORT_KINDS:
         what = code_span(b.module if b.name is None else f"from {b.module} import {b.name}")
+        reason = plain(b.reason)
     else:
         what = f"{b.kind} {code_span(b.name or b.module)}"
-    return f"- {line_location(b.file, b.line, links)} {what}: {plain(b.reason)} (snippet {code_span(sid)})"
+        reason = _quoted(b.reason)
+    return f"- {line_location(b.file, b.line, links)} {what}: {reason} (snippet {code_span(sid)})"
+
+
+def _quoted(reason: str) -> str:
+    """A call finding's reason, whose backquoted parts (names, ``await``) become code spans;
+    an odd part count (a backtick from the code itself) leaves the whole reason plain text."""
+    parts = reason.split("`")
+    if len(parts) % 2 == 0:
+        return plain(reason)
+    return "".join(code_span(p) if i % 2 else plain(p) for i, p in enumerate(parts))
 
 
 def file_table(snippets: Sequence[Snippet]) -> str:

@@ -36,7 +36,15 @@ class SyntaxStatus:
     line: int | None = None
 
 
+# Bodies up to this size are tokenized once for every reader of their tokens (markers, imports,
+# the comparable form pairing uses); a longer one is streamed by each reader instead, so memory
+# never holds a huge block's tokens.
+SHARED_TOKENS_CHARS = 100_000
+
+
+@lru_cache(maxsize=64)
 def dedent(body: str) -> str:
+    """The body with its common indentation removed (asked for by every classification of it)."""
     return textwrap.dedent(body)
 
 
@@ -50,7 +58,17 @@ def _iter_tokens(source: str) -> Iterator[tokenize.TokenInfo]:
 
 def tokens(source: str) -> list[tokenize.TokenInfo]:
     """As many tokens as the tokenizer yields before it gives up."""
-    return list(_iter_tokens(source))
+    return list(_tokens_of(source))
+
+
+@lru_cache(maxsize=1)  # a body's readers come one after another: only the latest body is kept
+def _shared_tokens(source: str) -> tuple[tokenize.TokenInfo, ...]:
+    return tuple(_iter_tokens(source))
+
+
+def _tokens_of(source: str) -> Iterable[tokenize.TokenInfo]:
+    """The tokens of ``source``: the shared list for a body of ordinary size, else a fresh stream."""
+    return _shared_tokens(source) if len(source) <= SHARED_TOKENS_CHARS else _iter_tokens(source)
 
 
 def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
@@ -60,14 +78,14 @@ def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
 def find_markers(body: str) -> list[str]:
     """Native async syntax present as real tokens (strings and comments do not count).
 
-    The tokens are streamed, not listed, and the scan stops once every marker is found: a
-    megabyte-long block costs one pass of the tokenizer and no memory in proportion.
+    A long block's tokens are streamed, not listed, and the scan stops once every marker is
+    found: a megabyte-long block costs one pass of the tokenizer and no memory in proportion.
     """
     if "async" not in body and "await" not in body:  # both are NAME tokens: nothing to find
         return []
     found: set[str] = set()
     after_async = False
-    for tok in _iter_tokens(dedent(body)):
+    for tok in _tokens_of(dedent(body)):
         if tok.type in _SKIP_TYPES or tok.type == tokenize.ENDMARKER:
             continue
         if after_async and tok.string in ("def", "for", "with"):
