@@ -376,21 +376,21 @@ def _with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
     return out
 
 
-def inventory_with(recorded: Inventory, config: Config, read: Mapping[str, bytes | None]) -> Inventory:
-    """``recorded`` with the files in ``read`` taken as read (None: the file does not exist).
+def inventory_with(recorded: Inventory, config: Config, read: Mapping[str, bytes | Notice | None]) -> Inventory:
+    """``recorded`` with the files in ``read`` taken as read (None: the file does not exist; a
+    Notice: it exists but was skipped unread, as a file over ``max_file_bytes`` is).
 
     For a tree known only through a manifest plus the files fetched as data (stage 2 reads a
     pull request through the API): the other files keep their recorded snippets and pairs, so
     only the files read are extracted and aligned again.
     """
-    fetched = {
-        rel: data
-        for rel, data in read.items()
-        if data is not None and config.is_markdown(rel) and not config.is_excluded(rel)
-    }
+    selected = {rel: data for rel, data in read.items() if config.is_markdown(rel) and not config.is_excluded(rel)}
+    fetched = {rel: data for rel, data in selected.items() if isinstance(data, bytes)}
+    skipped = [data for data in selected.values() if isinstance(data, Notice)]
     fresh = inventory_of(fetched, config)
     gone = set(read)
     kept = [s for s in recorded.snippets if s.file not in gone]
-    files = {s.file for s in kept} | set(fetched)
+    files = {s.file for s in kept} | set(fetched) | {notice.file for notice in skipped}
     files.update(other for file, other in recorded.counterparts if other and other not in gone and file not in gone)
-    return pair_up([*kept, *fresh.snippets], files, config, fresh.notices, settled=_settled_pairs(recorded, gone))
+    notices = [*fresh.notices, *skipped]
+    return pair_up([*kept, *fresh.snippets], files, config, notices, settled=_settled_pairs(recorded, gone))

@@ -129,11 +129,15 @@ def test_fork_pr_gets_its_comment_and_status_from_stage_2(tmp_path, fake, manife
     assert TOKEN not in result.shown + result.stderr + result.summary + comment.body
     assert result.stdout.startswith(f"::add-mask::{TOKEN}\n")
 
-    # The cost: the PR lookup, the files, every contents read, the comments, the writes.
-    reads = len(fake.requests("GET", r"/contents/"))
+    # The cost: the PR lookup, the files, the head's tree, one read per distinct blob, the base
+    # manifest, the PR read again, the comments, the two writes.
+    reads = len(fake.requests("GET", r"/git/blobs/"))
+    assert reads == len(set(r.path for r in fake.requests("GET", r"/git/blobs/")))  # each blob once
+    assert len(fake.requests("GET", r"/git/trees/")) == 1 and len(fake.requests("GET", r"/contents/")) == 1
     n_files = len(fake.repos[REPO].pulls[42]["files"])
-    first_budget = pages(n_files) + pages(1) + reads + 4 + pages(1)  # + the race check's re-listing
-    assert len(fake.requests()) <= first_budget, [(r.method, r.path) for r in fake.requests()]
+    cost = pages(1) + pages(n_files) + 1 + reads + 1 + 1 + pages(1) + 2
+    first_budget = cost + pages(1)  # + the race check's re-listing
+    assert len(fake.requests()) == first_budget, [(r.method, r.path) for r in fake.requests()]
 
     # The same verdict, report and comment as stage 1 computes from a checkout of the head.
     assert json.loads(second.host_path(result.outputs["report"]).read_text(encoding="utf-8")) == json.loads(
@@ -152,8 +156,7 @@ def test_fork_pr_gets_its_comment_and_status_from_stage_2(tmp_path, fake, manife
     fake.reset_log()
     again = second.run()
     assert again.code == 0 and [c.id for c in fake.comments(REPO, 42)] == [comment.id]
-    reads = len(fake.requests("GET", r"/contents/"))
-    assert len(fake.requests()) <= pages(n_files) + pages(1) + reads + 4, [(r.method, r.path) for r in fake.requests()]
+    assert len(fake.requests()) <= cost, [(r.method, r.path) for r in fake.requests()]
 
     # The author runs `docsnippets update` and pushes: the same comment is edited, the new
     # head commit gets a green status.

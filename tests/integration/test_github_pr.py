@@ -116,8 +116,18 @@ def test_file_at_reads_text_at_a_ref(fake: FakeGitHub, client: ClientFactory, pa
     gh = client()
 
     assert gh.file_at(path, "a" * 40) == '{"base": true}\n'
-    assert gh.file_at("/" + path, "b" * 40) == '{"head": true}\n'
+    assert gh.file_at(path, "b" * 40) == '{"head": true}\n'
     assert len(fake.log) == 2
+
+
+def test_file_at_reads_the_name_exactly_as_given(fake: FakeGitHub, client: ClientFactory) -> None:
+    """A name is never trimmed into another file's: a leading slash or space is refused."""
+    fake.repos[REPO].add_file("a" * 40, "manifest.json", "{}")
+    gh = client()
+    for bad in ["/manifest.json", " manifest.json", "manifest.json "]:
+        with pytest.raises(GitHubError, match="not a repository file path"):
+            gh.file_at(bad, "a" * 40)
+    assert not fake.log
 
 
 def test_file_at_returns_none_on_404(fake: FakeGitHub, client: ClientFactory) -> None:

@@ -92,6 +92,9 @@ class FakeRepo:
     contents: dict[tuple[str, str], bytes] = field(default_factory=dict)
     comments: dict[int, list[FakeComment]] = field(default_factory=dict)
     statuses: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sha -> statuses, oldest first
+    links: dict[tuple[str, str], str] = field(default_factory=dict)  # (ref, path) -> symlink target
+    submodules: dict[tuple[str, str], str] = field(default_factory=dict)  # (ref, path) -> commit sha
+    truncated: set[str] = field(default_factory=set)  # refs whose tree GitHub lists only in part
 
     def add_pull(
         self,
@@ -117,6 +120,30 @@ class FakeRepo:
 
     def add_file(self, ref: str, path: str, data: bytes | str) -> None:
         self.contents[(ref, path)] = data.encode() if isinstance(data, str) else data
+
+    def add_symlink(self, ref: str, path: str, target: str) -> None:
+        self.links[(ref, path)] = target
+
+    def add_submodule(self, ref: str, path: str, commit: str = "c0ffee" * 6 + "c0ff") -> None:
+        self.submodules[(ref, path)] = commit
+
+    def tree(self, ref: str) -> list[dict[str, Any]]:
+        """The recursive tree of ``ref`` as ``GET /git/trees/{ref}?recursive=1`` lists it."""
+        entries: dict[str, dict[str, Any]] = {}
+        blobs = [(p, "100644", d) for (r, p), d in self.contents.items() if r == ref]
+        blobs += [(p, "120000", t.encode()) for (r, p), t in self.links.items() if r == ref]
+        for path, mode, data in blobs:
+            sha = _git_blob_sha(data)
+            entries[path] = {"path": path, "mode": mode, "type": "blob", "sha": sha, "size": len(data)}
+        for (r, path), commit in self.submodules.items():
+            if r == ref:
+                entries[path] = {"path": path, "mode": "160000", "type": "commit", "sha": commit}
+        for path in list(entries):
+            parts = path.split("/")
+            for i in range(1, len(parts)):
+                folder = "/".join(parts[:i])
+                entries.setdefault(folder, {"path": folder, "mode": "040000", "type": "tree", "sha": "0" * 40})
+        return [entries[p] for p in sorted(entries)]
 
 
 def changed(filename: str, status: str = "modified", previous: str | None = None) -> dict[str, Any]:
@@ -155,12 +182,14 @@ class FakeGitHub:
         max_page_size: int = 3,
         large_file_bytes: int = 1024 * 1024,
         bot_login: str = "github-actions[bot]",
+        user_login: str = "docs-bot",
     ) -> None:
         self.token = token
         self.prefix = prefix.rstrip("/")
         self.max_page_size = max_page_size
         self.large_file_bytes = large_file_bytes
         self.bot_login = bot_login
+        self.user_login = user_login  # who GET /user says a token that is no installation's is
         self.repos: dict[str, FakeRepo] = {}
         self.faults: list[FaultRule] = []
         self.log: list[LoggedRequest] = []
@@ -292,6 +321,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ("DELETE", re.compile(_REPO + r"/issues/comments/(?P<id>\d+)$"), "delete_comment"),
     ("GET", re.compile(_REPO + r"/contents(?:/(?P<path>.*))?$"), "get_contents"),
     ("GET", re.compile(_REPO + r"/git/blobs/(?P<sha>[0-9a-f]+)$"), "get_blob"),
+    ("GET", re.compile(_REPO + r"/git/trees/(?P<sha>[0-9a-f]{40})$"), "get_tree"),
 ]
 
 
@@ -420,6 +450,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(
         self, method: str, path: str, query: dict[str, str], raw_body: bytes
     ) -> tuple[int, JsonBody, dict[str, str]]:
+        if method == "GET" and path == "/user":
+            return 200, {"login": self.fake.user_login, "id": 7, "type": "User"}, {}
         for verb, pattern, name in _ROUTES:
             match = pattern.match(path)
             if match and verb == method:
@@ -656,8 +688,18 @@ class _Handler(BaseHTTPRequestHandler):
             {},
         )
 
+    def _get_tree(self, repo: FakeRepo, params: dict[str, Any], query: dict[str, str], raw: bytes) -> Any:
+        sha = params["sha"]
+        entries = repo.tree(sha)
+        if not entries:
+            raise _Answer(404, NOT_FOUND)
+        if query.get("recursive") not in ("1", "true"):
+            entries = [e for e in entries if "/" not in e["path"]]
+        url = self._api(f"/repos/{repo.full_name}/git/trees/{sha}")
+        return 200, {"sha": sha, "url": url, "tree": entries, "truncated": sha in repo.truncated}, {}
+
     def _get_blob(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
-        for data in repo.contents.values():
+        for data in [*repo.contents.values(), *(t.encode() for t in repo.links.values())]:
             if _git_blob_sha(data) == params["sha"]:
                 return (
                     200,

@@ -83,14 +83,16 @@ def small_pr(
     head: Mapping[str, str | bytes],
     files: list[dict[str, Any]] | None = None,
     *,
-    head_manifest: str | None = None,
+    recorded: Mapping[str, str | bytes] | None = None,
 ) -> SmallPR:
-    """PR #42 from ``someone:fix-docs``: ``base`` and ``head`` are the two trees (the manifest of
-    each is what ``update`` writes, unless ``head_manifest`` says what the PR committed)."""
+    """PR #42 from ``someone:fix-docs``: ``base`` and ``head`` are the two trees; the manifest
+    the PR commits is what ``update`` writes for ``recorded`` (default: the head's docs)."""
     base_dir = write_tree(tmp / "base-tree", base)
-    head_dir = write_tree(tmp / "head-tree", head)
     base_manifest = manifest_of(base_dir, tmp)
-    committed = head_manifest if head_manifest is not None else manifest_of(head_dir, tmp)
+    if recorded is base:
+        committed = base_manifest
+    else:
+        committed = manifest_of(write_tree(tmp / "recorded-tree", head if recorded is None else recorded), tmp)
     repo = fake.repos.get(REPO) or fake.add_repo(REPO)
     if files is None:
         files = [changed(n, "added" if n not in base else "modified") for n in head if base.get(n) != head[n]]

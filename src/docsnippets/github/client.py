@@ -1,34 +1,38 @@
-"""The only module that talks to GitHub (through PyGithub): PR files, base files, sticky comment.
+"""The only module that builds the GitHub client: PR lists, commits' trees and blobs, the
+base manifest, the commit status and the sticky comment.
 
-It is imported lazily by the Action so the CLI never needs PyGithub. Every failure leaves as a
-`GitHubError` with a one-line, token-free message and a `kind` the caller can branch on (a fork
-PR's read-only token should degrade the run, not crash it). Requests are kept to a minimum:
-lazy PyGithub objects mean no repository or pull-request GETs, only the lists, one contents GET
-and the writes.
+It is imported lazily by the Action so the CLI never needs PyGithub. Every request goes
+through one ``Transport`` (counted against the run's request budget, paged by ``Link``);
+every failure leaves as a ``GitHubError`` with a one-line, token-free message and a ``kind``
+the caller can branch on (a fork PR's read-only token should degrade the run, not crash it).
 """
 
 from __future__ import annotations
 
 import base64
-import logging
+import binascii
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from types import TracebackType
 from typing import Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import urllib3
-from github import Auth, Github, GithubException, GithubRetry
-from github.ContentFile import ContentFile
-from github.Issue import Issue
-from github.IssueComment import IssueComment
+from github import Auth, Github, GithubRetry
 from urllib3.exceptions import MaxRetryError, ResponseError
 
-from docsnippets.constants import GITHUB_COMMENT_LIMIT
+from docsnippets.github.comments import (
+    ACTIONS_BOT,
+    COMMENT_MARKER,
+    CommentAction,
+    CommentOutcome,
+    StickyComment,
+    with_marker,
+)
 from docsnippets.github.errors import ErrorKind, GitHubError, Translator
+from docsnippets.github.pinned import Tree, parse_tree
+from docsnippets.github.transport import DEFAULT_REQUEST_BUDGET, RequestBudget, Transport
 
 __all__ = [
     "COMMENT_MARKER",
@@ -42,11 +46,8 @@ __all__ = [
     "with_marker",
 ]
 
-COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
-
 _REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
-_log = logging.getLogger(__name__)
-
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 #: GitHub refuses a commit status description longer than this.
 STATUS_DESCRIPTION_LIMIT: Final = 140
@@ -59,6 +60,7 @@ class OpenPull:
     number: int
     head_sha: str
     base_sha: str
+    state: str = "open"
 
 
 @dataclass(frozen=True)
@@ -68,48 +70,6 @@ class ChangedFile:
     filename: str
     status: str  # added | modified | removed | renamed | copied | changed | unchanged
     previous_filename: str | None
-
-
-class CommentAction(StrEnum):
-    """What upsert_comment did to the sticky comment."""
-
-    CREATED = "created"
-    UPDATED = "updated"
-    UNCHANGED = "unchanged"
-    SKIPPED = "skipped"  # there was none, and ``create`` was false
-
-
-@dataclass(frozen=True)
-class CommentOutcome:
-    """What upsert_comment did, so the Action can report it."""
-
-    action: CommentAction
-    comment_id: int | None
-    url: str | None
-    deleted_duplicates: int
-
-
-def with_marker(body: str) -> str:
-    """Return `body` carrying COMMENT_MARKER on a line of its own (appended when missing)."""
-    if _has_marker(body):
-        return body
-    text = body.rstrip()
-    return f"{text}\n\n{COMMENT_MARKER}\n" if text else f"{COMMENT_MARKER}\n"
-
-
-def _has_marker(body: str | None) -> bool:
-    # Own-line match: a human quoting our comment ("> <!-- ... -->") is not mistaken for it.
-    if not body:
-        return False
-    return any(line.strip() == COMMENT_MARKER for line in body.splitlines())
-
-
-def _same_body(left: str | None, right: str) -> bool:
-    # GitHub may normalise line endings / trailing whitespace; neither is worth a PATCH.
-    def norm(text: str) -> str:
-        return text.replace("\r\n", "\n").rstrip()
-
-    return left is not None and norm(left) == norm(right)
 
 
 class _Retry(GithubRetry):
@@ -136,21 +96,9 @@ class _Retry(GithubRetry):
         return super().increment(method, url, response, error, _pool, _stacktrace)
 
 
-@dataclass(frozen=True)
-class _Comment:
-    """The parts of an IssueComment we use, read once so no attribute triggers a GET."""
-
-    id: int
-    body: str
-    html_url: str | None
-    obj: IssueComment
-
-
 class PullRequestClient:
-    """Read a PR's changed files and base files, and keep one sticky comment up to date.
-
-    Not thread-safe; use one client per thread.
-    """
+    """Read a PR, its commits' files and the base manifest; keep one sticky comment; set the
+    commit status. Not thread-safe; use one client per thread."""
 
     def __init__(
         self,
@@ -165,6 +113,8 @@ class PullRequestClient:
         max_rate_limit_wait: float = 60.0,
         seconds_between_requests: float | None = 0.25,
         seconds_between_writes: float | None = 1.0,
+        request_budget: int = DEFAULT_REQUEST_BUDGET,
+        comment_author: str = "",
     ) -> None:
         if not token:
             raise GitHubError(ErrorKind.FAILED, "no GitHub token was given")
@@ -174,7 +124,7 @@ class PullRequestClient:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise GitHubError(ErrorKind.FAILED, f"api_url must be an http(s) URL, got {api_url!r}")
         self._timeout = max(1, math.ceil(timeout))  # PyGithub insists on an int
-        self._errors = Translator(token=token, host=parts.hostname, timeout=self._timeout)
+        errors = Translator(token=token, host=parts.hostname, timeout=self._timeout)
         retry = _Retry(
             total=max(0, retries),
             backoff_factor=max(0.0, backoff),
@@ -191,13 +141,20 @@ class PullRequestClient:
             base_url=api_url.rstrip("/"),
             timeout=self._timeout,
             user_agent="docsnippets (PyGithub)",
-            per_page=max(1, min(100, per_page)),
             retry=retry,
-            lazy=True,  # no GET for the repository, the PR or the issue: we know their URLs
             seconds_between_requests=seconds_between_requests,
             seconds_between_writes=seconds_between_writes,
         )
-        self._repo = self._github.get_repo(repository)
+        self._transport = Transport(self._github, errors, RequestBudget(request_budget))
+        self._per_page = max(1, min(100, per_page))
+        self._repo = f"/repos/{repository}"
+        # An installation token (GITHUB_TOKEN is one) cannot ask who it is: it writes as the
+        # Actions bot unless told which App it belongs to.
+        self._author = comment_author or (ACTIONS_BOT if token.startswith("ghs_") else None)
+
+    @property
+    def budget(self) -> RequestBudget:
+        return self._transport.budget
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -210,15 +167,49 @@ class PullRequestClient:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    # -- reads ------------------------------------------------------------------------------
+    # -- the pull request -------------------------------------------------------------------
 
     def changed_files(self, number: int) -> list[ChangedFile]:
         """All files of PR `number`, every page (GitHub itself stops listing at 3000)."""
-        with self._errors.guard("listing the PR's changed files"):
+        operation = "listing the PR's changed files"
+        url = f"{self._repo}/pulls/{int(number)}/files"
+        try:
             return [
-                ChangedFile(f.filename, f.status, f.previous_filename or None)
-                for f in self._repo.get_pull(int(number)).get_files()
+                ChangedFile(str(f["filename"]), str(f["status"]), f.get("previous_filename") or None)
+                for f in self._transport.pages(operation, url, {"per_page": self._per_page})
             ]
+        except (TypeError, KeyError, AttributeError):
+            raise GitHubError(ErrorKind.FAILED, f"{operation} failed: an entry without filename or status") from None
+
+    def open_pulls(self, owner: str, branch: str) -> list[OpenPull]:
+        """The open PRs whose head is ``owner:branch`` (a fork's branch included), every page."""
+        operation = f"listing the open PRs from {owner}:{branch}"
+        params = {"state": "open", "head": f"{owner}:{branch}", "per_page": self._per_page}
+        return [_pull(p, operation) for p in self._transport.pages(operation, f"{self._repo}/pulls", params)]
+
+    def pull(self, number: int) -> OpenPull:
+        """PR `number` as it is now (its head may have moved on since it was listed)."""
+        operation = f"reading pull request #{int(number)}"
+        _, data = self._transport.request(operation, "GET", f"{self._repo}/pulls/{int(number)}")
+        return _pull(data, operation)
+
+    # -- files ------------------------------------------------------------------------------
+
+    def tree(self, sha: str) -> Tree:
+        """Every path of commit `sha`, as git stores it (one request)."""
+        if not _SHA.fullmatch(sha):
+            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {sha!r}")
+        url = f"{self._repo}/git/trees/{sha}"
+        _, data = self._transport.request(f"listing the tree of {sha[:12]}", "GET", url, params={"recursive": "1"})
+        return parse_tree(data, sha)
+
+    def blob(self, sha: str) -> bytes:
+        """The content of blob `sha`."""
+        if not _SHA.fullmatch(sha):
+            raise GitHubError(ErrorKind.FAILED, f"not a blob SHA: {sha!r}")
+        operation = f"reading blob {sha[:12]}"
+        _, data = self._transport.request(operation, "GET", f"{self._repo}/git/blobs/{sha}")
+        return _decoded(data, operation)
 
     def file_at(self, path: str, ref: str) -> str | None:
         """Text of `path` at commit `ref`, or None when GitHub answers 404 there."""
@@ -231,135 +222,73 @@ class PullRequestClient:
             raise GitHubError(ErrorKind.FAILED, f"reading {path} at {ref[:12]} failed: it is not UTF-8 text") from None
 
     def bytes_at(self, path: str, ref: str) -> bytes | None:
-        """Content of `path` at commit `ref`, or None when GitHub answers 404 there.
+        """Content of `path`, exactly as named, at commit `ref`; None when GitHub answers 404.
 
-        A 404 also covers a ref or repository the token cannot see; GitHub does not tell
-        them apart. A fork PR's head commit is readable here, in the base repository.
+        For paths this repository names (the manifest); a PR's files are read through
+        ``tree`` and ``blob``, which name nothing but what the commit holds.
         """
-        clean = path.strip().lstrip("/")
-        if not clean or any(part in ("", ".", "..") for part in clean.split("/")):
+        if not path or path != path.strip() or any(part in ("", ".", "..") for part in path.split("/")):
             raise GitHubError(ErrorKind.FAILED, f"not a repository file path: {path!r}")
         if not ref:
-            raise GitHubError(ErrorKind.FAILED, f"no commit given to read {clean} at")
-        operation = f"reading {clean} at {ref[:12]}"
-        with self._errors.guard(operation):
-            try:
-                found = self._repo.get_contents(clean, ref=ref)
-            except GithubException as exc:
-                if exc.status == 404:
-                    return None
-                raise
-            if isinstance(found, list) or found.type != "file":
-                raise GitHubError(ErrorKind.FAILED, f"{operation} failed: it is not a regular file")
-            return self._file_bytes(found)
+            raise GitHubError(ErrorKind.FAILED, f"no commit given to read {path} at")
+        operation = f"reading {path} at {ref[:12]}"
+        url = f"{self._repo}/contents/{quote(path, safe='/')}"
+        try:
+            _, found = self._transport.request(operation, "GET", url, params={"ref": ref})
+        except GitHubError as exc:
+            if exc.kind == ErrorKind.NOT_FOUND:
+                return None
+            raise
+        if not isinstance(found, dict) or found.get("type") != "file":
+            raise GitHubError(ErrorKind.FAILED, f"{operation} failed: it is not a regular file")
+        if found.get("encoding") == "base64":
+            return _decoded(found, operation)
+        # Files over 1 MB come without content ("encoding": "none"); the blob API has them.
+        return self.blob(str(found.get("sha")))
 
-    def open_pulls(self, owner: str, branch: str) -> list[OpenPull]:
-        """The open PRs whose head is ``owner:branch`` (a fork's branch included), every page."""
-        with self._errors.guard(f"listing the open PRs from {owner}:{branch}"):
-            return [
-                OpenPull(p.number, p.head.sha, p.base.sha)
-                for p in self._repo.get_pulls(state="open", head=f"{owner}:{branch}")
-            ]
+    # -- writes -----------------------------------------------------------------------------
 
     def set_status(self, sha: str, state: str, *, context: str, description: str, target_url: str | None) -> None:
         """Set the commit status ``context`` on ``sha`` (one POST; GitHub keeps the newest)."""
         payload = {"state": state, "context": context, "description": description[:STATUS_DESCRIPTION_LIMIT]}
         if target_url:
             payload["target_url"] = target_url
-        with self._errors.guard(f"setting the commit status {context} on {sha[:12]}"):
-            # The Commit object would GET the commit to learn the SHA we already have.
-            self._github.requester.requestJsonAndCheck("POST", f"{self._repo.url}/statuses/{sha}", input=payload)
+        operation = f"setting the commit status {context} on {sha[:12]}"
+        self._transport.request(operation, "POST", f"{self._repo}/statuses/{sha}", body=payload)
 
-    def _file_bytes(self, found: ContentFile) -> bytes:
-        if found.encoding == "base64":
-            return found.decoded_content
-        # Files over 1 MB come without content ("encoding": "none"); the blob API has them.
-        blob = self._repo.get_git_blob(found.sha)
-        if blob.encoding == "base64":
-            return base64.b64decode(blob.content)
-        return (blob.content or "").encode("utf-8")
-
-    # -- the sticky comment -----------------------------------------------------------------
+    def author(self) -> str:
+        """The login this token comments as (asked once, for a token that is no installation's)."""
+        if self._author is None:
+            _, data = self._transport.request("asking GitHub who the token is", "GET", "/user")
+            login = data.get("login") if isinstance(data, dict) else None
+            if not isinstance(login, str) or not login:
+                raise GitHubError(ErrorKind.FAILED, "asking GitHub who the token is failed: no login in the answer")
+            self._author = login
+        return self._author
 
     def upsert_comment(self, number: int, body: str, *, create: bool) -> CommentOutcome:
-        """Make the PR carry exactly one marker comment with `body` (creating it only if
-        `create`), cleaning up duplicates left by races or earlier bugs."""
-        body = with_marker(body)
-        if len(body) > GITHUB_COMMENT_LIMIT:
-            raise GitHubError(
-                ErrorKind.TOO_LARGE,
-                f"the PR comment is {len(body)} characters; GitHub allows {GITHUB_COMMENT_LIMIT}",
-            )
-        issue = self._repo.get_issue(int(number))  # lazy: no request
-        return self._upsert(issue, body, create=create, attempts=2)
+        """Make the PR carry exactly one marker comment of ours with `body` (creating it only
+        if `create`), cleaning up our own duplicates left by races or earlier bugs."""
+        sticky = StickyComment(self._transport, self._repo, number, self.author(), self._per_page)
+        return sticky.upsert(body, create=create)
 
-    def _upsert(self, issue: Issue, body: str, *, create: bool, attempts: int) -> CommentOutcome:
-        existing = self._marker_comments(issue)
-        if not existing:
-            if not create:
-                return CommentOutcome(CommentAction.SKIPPED, None, None, 0)
-            return self._create(issue, body)
-        newest = existing[-1]
-        if _same_body(newest.body, body):
-            keep, action = newest, CommentAction.UNCHANGED
-        else:
-            keep, action = existing[0], CommentAction.UPDATED
-            if not self._edit(keep, body):
-                # Deleted under our feet (a concurrent run's cleanup): start over once.
-                if attempts > 1:
-                    return self._upsert(issue, body, create=create, attempts=attempts - 1)
-                raise GitHubError(ErrorKind.NOT_FOUND, "updating the PR comment failed: 404 Not Found")
-        deleted = self._delete(c for c in existing if c.id != keep.id)
-        return CommentOutcome(action, keep.id, keep.html_url, deleted)
 
-    def _create(self, issue: Issue, body: str) -> CommentOutcome:
-        with self._errors.guard("posting the PR comment"):
-            mine = self._record(issue.create_comment(body))
-        # Two runs may have posted at once: list again, keep the oldest, delete the rest.
-        # Every racer sees its own comment and agrees on the lowest id, so one survives.
-        seen = {c.id: c for c in self._marker_comments(issue)}
-        seen.setdefault(mine.id, mine)
-        if len(seen) == 1:
-            return CommentOutcome(CommentAction.CREATED, mine.id, mine.html_url, 0)
-        survivor, *others = sorted(seen.values(), key=lambda c: c.id)
-        deleted = self._delete(others)
-        if survivor.id == mine.id:
-            return CommentOutcome(CommentAction.CREATED, mine.id, mine.html_url, deleted)
-        if _same_body(survivor.body, body):
-            return CommentOutcome(CommentAction.UNCHANGED, survivor.id, survivor.html_url, deleted)
-        if not self._edit(survivor, body):
-            raise GitHubError(ErrorKind.NOT_FOUND, "updating the PR comment failed: 404 Not Found")
-        return CommentOutcome(CommentAction.UPDATED, survivor.id, survivor.html_url, deleted)
+def _pull(data: Any, operation: str) -> OpenPull:
+    try:
+        return OpenPull(int(data["number"]), str(data["head"]["sha"]), str(data["base"]["sha"]), str(data["state"]))
+    except (TypeError, KeyError, ValueError):
+        raise GitHubError(
+            ErrorKind.FAILED, f"{operation} failed: a pull request without number, head or base"
+        ) from None
 
-    def _marker_comments(self, issue: Issue) -> list[_Comment]:
-        with self._errors.guard("listing the PR comments"):
-            found = [self._record(c) for c in issue.get_comments()]
-        return sorted((c for c in found if _has_marker(c.body)), key=lambda c: c.id)
 
-    @staticmethod
-    def _record(comment: IssueComment) -> _Comment:
-        return _Comment(comment.id, comment.body, comment.html_url, comment)
-
-    def _edit(self, comment: _Comment, body: str) -> bool:
-        """PATCH the comment; False when it no longer exists."""
-        with self._errors.guard("updating the PR comment"):
-            try:
-                comment.obj.edit(body)
-            except GithubException as exc:
-                if exc.status == 404:
-                    return False
-                raise
-        return True
-
-    def _delete(self, comments: Iterable[_Comment]) -> int:
-        """Delete duplicates; failures are logged, not raised: the sticky comment is done."""
-        deleted = 0
-        for comment in comments:
-            try:
-                with self._errors.guard("deleting a duplicate PR comment"):
-                    comment.obj.delete()
-                deleted += 1
-            except GitHubError as exc:
-                if exc.kind != ErrorKind.NOT_FOUND:  # someone else deleted it: fine
-                    _log.warning("%s (comment %d)", exc, comment.id)
-        return deleted
+def _decoded(data: Any, operation: str) -> bytes:
+    content = data.get("content") if isinstance(data, dict) else None
+    if not isinstance(content, str):
+        raise GitHubError(ErrorKind.FAILED, f"{operation} failed: the answer has no content")
+    if data.get("encoding") != "base64":
+        return content.encode("utf-8")
+    try:
+        return base64.b64decode(content)
+    except (binascii.Error, ValueError):
+        raise GitHubError(ErrorKind.FAILED, f"{operation} failed: the content is not base64") from None

@@ -25,6 +25,7 @@ class ErrorKind(StrEnum):
     NOT_FOUND = "not_found"
     TOO_LARGE = "too_large"  # GitHub refused the comment body as too long
     UNAVAILABLE = "unavailable"  # 5xx or rate limit after the retries, timeouts, connection errors
+    BUDGET = "budget"  # this run's request budget is used up (transport.RequestBudget)
     FAILED = "failed"
 
 

@@ -142,6 +142,10 @@ SOURCES: Mapping[str, Source] = {
     "per_page": _env("DOCSNIPPETS_PER_PAGE", _count, "100"),
     # PyGithub's spacing between requests (GitHub's advice against secondary rate limits)
     "http_pace": _env("DOCSNIPPETS_HTTP_PACE", _number, "0.25"),
+    # Requests one run may send to read a PR (README: "API use"); a PR needing more is refused
+    "request_budget": _env("DOCSNIPPETS_REQUEST_BUDGET", _count, "300"),
+    # The login an App's installation token comments as (GITHUB_TOKEN: github-actions[bot])
+    "comment_author": _env("DOCSNIPPETS_COMMENT_AUTHOR"),
 }
 
 
@@ -172,6 +176,8 @@ class Settings:
     http_backoff: float
     per_page: int
     http_pace: float
+    request_budget: int
+    comment_author: str
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Settings:

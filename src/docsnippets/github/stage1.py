@@ -84,6 +84,8 @@ def default_client(settings: Settings) -> Any:
         per_page=settings.per_page,
         seconds_between_requests=settings.http_pace or None,
         seconds_between_writes=settings.http_pace * 4 or None,
+        request_budget=settings.request_budget,
+        comment_author=settings.comment_author,
     )
 
 
@@ -277,6 +279,7 @@ def post_comment(
         or bool(freshness.desynchronized)
         or bool(freshness.broken_references)
         or has_changes(outcome.changes)
+        or outcome.error is not None  # the author is owed the reason the check could not decide
     )
     create = settings.comment == CommentMode.ALWAYS or noteworthy
     try:

@@ -9,32 +9,31 @@ or run. Reading fails loudly (exit 2, nothing written) rather than comment on a 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from docsnippets import engine
 from docsnippets.config import Config
-from docsnippets.constants import GITHUB_FILES_CAP, Cause, ExitCode
+from docsnippets.constants import Cause, CommentMode, ExitCode
 from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
 from docsnippets.github.outcome import Outcome, finish, report_data
+from docsnippets.github.prfiles import Fetched, Undecided, fetch
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage1 import (
     Checkout,
     ClientFactory,
     Problems,
     PullRequest,
-    base_inventory,
-    base_text,
-    both_names,
     comment_context,
     post_comment,
     read_event,
     require_token,
 )
+from docsnippets.github.transport import DELIVERY_REQUESTS
 from docsnippets.github.workflow import LogStream, one_line
 from docsnippets.manifest import build as mf
 from docsnippets.report.compare import Report, compare, limit_desync
+from docsnippets.report.markup import code_span, plain
 from docsnippets.report.verdict import Verdict
 from docsnippets.snippets.records import Inventory
 
@@ -55,18 +54,6 @@ class RunEvent:
     head_sha: str
     owner: str  # of the head repository: the fork's owner on a fork PR
     branch: str
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """The PR's content as read through the API at its head commit."""
-
-    changed: tuple[str, ...]
-    head_manifest: dict[str, Any] | None
-    base: Inventory | None  # None when the base manifest could not be used
-    base_missing: bool
-    touched: tuple[str, ...]
-    read: Mapping[str, bytes | None]
 
 
 def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
@@ -119,20 +106,30 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     run = run_event(read_event(settings), settings)
     require_token(settings)
     client = client_factory(settings)
+    problems = Problems(out)
     try:
         pr = find_pull(client, run)
+        try:
+            fetched = fetch(client, settings, checkout.config, pr, problems)
+        except Undecided as exc:
+            client.budget.extend(DELIVERY_REQUESTS)
+            still_head(client, pr)
+            return undecided(client, settings, pr, str(exc), out)
+        still_head(client, pr)
     except Superseded as exc:
         out.line(f"docsnippets: {exc}")
         return int(ExitCode.PASSED)
-    problems = Problems(out)
-    fetched = fetch(client, settings, checkout.config, pr, problems)
+    client.budget.extend(DELIVERY_REQUESTS)
+    for refusal in fetched.refused:
+        problems.failed(refusal, "its snippets were not judged")
     outcome = judge(settings, checkout.config, fetched, problems.error)
     verdict = outcome.verdict(settings.fail_on)
     finding = cross_check(facts_of(report_data(outcome, verdict)), stage1_facts(checkout.root, settings.report))
     if finding is not None:
         problems.warn(finding.log)
     ctx = comment_context(settings, checkout, pr.head_sha, outcome, fetched.base_missing)
-    extra = f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
+    extra = "".join(f"\n\n> ⛔ {code_span(r.path)}: {plain(r.reason)}\n" for r in fetched.refused)
+    extra += f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
     if checkout.config.references:
         out.annotate("notice", REFERENCES_SKIPPED)
         extra += f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
@@ -141,100 +138,45 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     return finish(settings, outcome, ctx, out, delivered=True)
 
 
-# --- reading the PR as data ---------------------------------------------------------------------
-
-
-def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
+def still_head(client: Any, pr: PullRequest) -> None:
+    """Everything read so far was the run's head; a verdict for it is worth giving only while
+    it is still the PR's head, else the newer push's own run speaks for the PR."""
     from docsnippets.github.client import GitHubError
 
     try:
-        files = client.changed_files(pr.number)
-        head_manifest = _manifest_at(client, settings.manifest, pr.head_sha)
+        now = client.pull(pr.number)
     except GitHubError as exc:
-        raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
-    if len(files) >= GITHUB_FILES_CAP:
-        raise ActionError(f"{len(files)} changed files (GitHub's cap): stage 2 cannot see every change")
-    # A copy keeps its source: only a rename or a removal takes a file away.
-    gone = {f.previous_filename for f in files if f.previous_filename and f.status == "renamed"} | {
-        f.filename for f in files if f.status == "removed"
-    }
-    changed = tuple(both_names(files))
-    text, base_ok = base_text(client, settings, pr, problems)
-    base = base_inventory(text, settings, problems) if base_ok else None
-    recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
-    wanted = _with_counterparts(changed, config) | _suspects(recorded, base, settings.manifest in changed)
+        raise ActionError(f"{exc}; cannot tell whether {pr.head_sha[:12]} is still the PR's head") from None
+    if now.head_sha != pr.head_sha:
+        raise Superseded(
+            f"pull request #{pr.number} has moved on from {pr.head_sha[:12]} to {now.head_sha[:12]} while it was "
+            "read (a newer push, judged by its own run); nothing was written"
+        )
+
+
+def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out: LogStream) -> int:
+    """A PR stage 2 cannot judge at all: an ``error`` status and a comment that say why."""
+    from docsnippets.github.client import GitHubError
+
+    out.annotate("error", reason)
     try:
-        read = {path: None if path in gone else client.bytes_at(path, pr.head_sha) for path in sorted(wanted)}
+        if settings.comment != CommentMode.NEVER:
+            body = f"### ❌ docsnippets: could not decide — {plain(reason)}\n"
+            done = client.upsert_comment(pr.number, body, create=True)
+            out.line(f"docsnippets: PR comment {done.action}")
+        if settings.status_context:
+            client.set_status(
+                pr.head_sha,
+                "error",
+                context=settings.status_context,
+                description=_short(reason),
+                target_url=_target(settings),
+            )
+            out.line(f"docsnippets: commit status {settings.status_context} set to error on {pr.head_sha[:12]}")
     except GitHubError as exc:
-        raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
-    touched = _touched(changed, config, read, recorded)
-    return Fetched(changed, head_manifest, base, base_ok and text is None, touched, read)
-
-
-def _manifest_at(client: Any, name: str, sha: str) -> dict[str, Any] | None:
-    raw = client.bytes_at(name, sha)
-    if raw is None:
-        return None
-    where = f"{name} at the PR's head {sha[:12]}"
-    try:
-        return mf.parse(raw.decode("utf-8-sig"), where)
-    except UnicodeDecodeError:
-        raise mf.ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on the branch") from None
-
-
-def _selected(path: str, config: Config) -> bool:
-    return config.is_markdown(path) and not config.is_excluded(path)
-
-
-def _with_counterparts(changed: Sequence[str], config: Config) -> set[str]:
-    out: set[str] = set()
-    for path in changed:
-        if _selected(path, config):
-            out.add(path)
-            out.update(other for _, other in config.counterparts(path))
-    return out
-
-
-def _records(inventory: Inventory | None) -> dict[str, tuple[Any, ...]]:
-    """Per file: its recorded snippets, counterpart and pair relations, to compare two manifests."""
-    if inventory is None:
-        return {}
-    out: dict[str, list[Any]] = {}
-    for snippet in inventory.snippets:
-        out.setdefault(snippet.file, []).append(snippet)
-    for file, other in inventory.counterparts:
-        out.setdefault(file, []).append(("counterpart", other))
-    for pair in inventory.pairs:
-        en, zh = inventory.snippets[pair.en], inventory.snippets[pair.zh]
-        for file in {en.file, zh.file}:
-            out.setdefault(file, []).append(("pair", en.key, zh.key, pair.relation))
-    return {file: tuple(items) for file, items in out.items()}
-
-
-def _suspects(recorded: Inventory | None, base: Inventory | None, manifest_changed: bool) -> set[str]:
-    """Files the PR did not change whose records in its own manifest are not the base's.
-
-    The PR's manifest is PR content: when the PR edits it, an entry for a file the PR did not
-    change could claim anything. Those files are read too, so every record the verdict
-    relies on is either the base branch's or checked against the file itself.
-    """
-    if recorded is None or not manifest_changed:
-        return set()
-    mine, theirs = _records(recorded), _records(base)
-    return {file for file in set(mine) | set(theirs) if mine.get(file) != theirs.get(file)}
-
-
-def _touched(
-    changed: Sequence[str], config: Config, read: Mapping[str, bytes | None], recorded: Inventory | None
-) -> tuple[str, ...]:
-    """As on stage 1: the changed Markdown and those of its counterparts that exist."""
-    known = {s.file for s in recorded.snippets} if recorded is not None else set()
-    out: set[str] = set()
-    for path in changed:
-        if _selected(path, config):
-            out.add(path)
-            out.update(o for _, o in config.counterparts(path) if read.get(o) is not None or o in known)
-    return tuple(sorted(out))
+        out.annotate("warning", str(exc))
+    out.line(f"docsnippets: could not decide: {reason}; exit 2")
+    return int(ExitCode.ERROR)
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -266,10 +208,14 @@ def status_state(verdict: Verdict) -> str:
     return "error" if verdict.cause == Cause.ERROR else "failure"
 
 
-def _description(verdict: Verdict) -> str:
+def _short(text: str) -> str:
     from docsnippets.github.client import STATUS_DESCRIPTION_LIMIT
 
-    return one_line(verdict.sentence(), STATUS_DESCRIPTION_LIMIT)
+    return one_line(text, STATUS_DESCRIPTION_LIMIT)
+
+
+def _target(settings: Settings) -> str | None:
+    return f"{settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}" if settings.run_id else None
 
 
 def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out: LogStream) -> Outcome:
@@ -279,11 +225,14 @@ def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out:
     if not settings.status_context:
         return outcome
     verdict = outcome.verdict(settings.fail_on)
-    target = f"{settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}" if settings.run_id else None
     state = status_state(verdict)
     try:
         client.set_status(
-            sha, state, context=settings.status_context, description=_description(verdict), target_url=target
+            sha,
+            state,
+            context=settings.status_context,
+            description=_short(verdict.sentence()),
+            target_url=_target(settings),
         )
     except GitHubError as exc:
         out.annotate("warning", f"{exc}; branch protection will not see this verdict")

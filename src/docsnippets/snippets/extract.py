@@ -256,17 +256,20 @@ def decode(path: str, data: bytes) -> tuple[str | None, Notice | None]:
         )
 
 
+def oversized(path: str, max_file_bytes: int) -> Notice:
+    """The notice of a file skipped for its size (read from disk, or known from a git tree)."""
+    return Notice(
+        path,
+        f"larger than max_file_bytes ({max_file_bytes} bytes); skipped - "
+        "raise max_file_bytes in the config or exclude the file",
+    )
+
+
 def snippets_from_bytes(
     path: str, data: bytes, config: Config, *, prefilter: bool = True, memo: Memo | None = None
 ) -> tuple[list[Snippet], list[Notice]]:
     if len(data) > config.max_file_bytes:
-        return [], [
-            Notice(
-                path,
-                f"larger than max_file_bytes ({config.max_file_bytes} bytes); skipped - "
-                "raise max_file_bytes in the config or exclude the file",
-            )
-        ]
+        return [], [oversized(path, config.max_file_bytes)]
     if prefilter and not may_contain_snippet(data, config):
         # Skipped unparsed, but a file that is not UTF-8 text gets the notice it would get
         # unfiltered: a page saved as UTF-16 must not lose its examples silently. ASCII data

@@ -1,0 +1,78 @@
+"""Every request to GitHub goes through one ``Transport``: counted against the run's budget,
+paged by the ``Link`` header, and failing as a one-line ``GitHubError``.
+
+A pull request decides how much a run reads (how many files it lists, what its manifest
+records), and ``GITHUB_TOKEN``'s requests per hour are shared with every workflow of the
+repository; so one run may send at most a set number of requests, and says so when it cannot
+do its work within them rather than spend the repository's budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Final
+
+from github import Github
+
+from docsnippets.github.errors import ErrorKind, GitHubError, Translator
+
+#: Requests one run may send to read a pull request (``DOCSNIPPETS_REQUEST_BUDGET``).
+DEFAULT_REQUEST_BUDGET: Final = 300
+#: Granted on top of the budget to deliver a verdict: the comments listing, the comment
+#: write and the commit status, so a run that used its budget up can still say so.
+DELIVERY_REQUESTS: Final = 30
+
+_NEXT = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+
+
+class RequestBudget:
+    """How many requests this run has sent, and how many it may send."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self.used = 0
+
+    def spend(self, operation: str) -> None:
+        """Count one request, or refuse it once the budget is used up."""
+        if self.used >= self.limit:
+            raise GitHubError(
+                ErrorKind.BUDGET,
+                f"{operation} would exceed this run's budget of {self.limit} API requests",
+            )
+        self.used += 1
+
+    def extend(self, requests: int) -> None:
+        """Allow ``requests`` more than have been sent so far (at least the current limit)."""
+        self.limit = max(self.limit, self.used + requests)
+
+
+class Transport:
+    """JSON requests through PyGithub's requester (its retries, pacing and auth), counted."""
+
+    def __init__(self, github: Github, errors: Translator, budget: RequestBudget) -> None:
+        self._requester = github.requester
+        self._errors = errors
+        self.budget = budget
+
+    def request(
+        self, operation: str, verb: str, url: str, *, params: dict[str, Any] | None = None, body: Any = None
+    ) -> tuple[dict[str, Any], Any]:
+        """One request: (response headers, decoded JSON); an HTTP error raises GitHubError."""
+        self.budget.spend(operation)
+        with self._errors.guard(operation):
+            return self._requester.requestJsonAndCheck(verb, url, parameters=params, input=body)
+
+    def pages(self, operation: str, url: str, params: dict[str, Any] | None = None) -> Iterator[Any]:
+        """Every item of a paged list, page after page as the ``Link`` header leads."""
+        next_url: str | None = url
+        query = params
+        while next_url is not None:
+            headers, data = self.request(operation, "GET", next_url, params=query)
+            if not isinstance(data, list):
+                raise GitHubError(ErrorKind.FAILED, f"{operation} failed: the answer was not a list")
+            yield from data
+            query = None  # the next link carries the query
+            link = next((v for k, v in headers.items() if k.lower() == "link"), "")
+            found = _NEXT.search(link or "")
+            next_url = found.group(1) if found else None
