@@ -74,12 +74,14 @@ def gfm(text: str) -> Node:
     return Tree(html).root
 
 
-def assert_structure(text: str, *, budget: int = COMMENT_BUDGET) -> Node:
-    """What must hold for every comment, whatever it reports."""
+def assert_structure(text: str, *, budget: int = COMMENT_BUDGET, allowed: frozenset[str] = frozenset()) -> Node:
+    """What must hold for every comment, whatever it reports (``allowed``: more tags the
+    caller's own additions use)."""
     assert len(text) <= budget
     root = gfm(text)
     nodes = list(root.walk())
-    assert {n.tag for n in nodes} <= ALLOWED, {n.tag for n in nodes} - ALLOWED  # no injected HTML
+    tags = ALLOWED | allowed
+    assert {n.tag for n in nodes} <= tags, {n.tag for n in nodes} - tags  # no injected HTML
     for d in (n for n in nodes if n.tag == "details"):
         first = d.elements()[0] if d.elements() else None
         assert first is not None and first.tag == "summary", "a <details> without its <summary>"
@@ -94,9 +96,10 @@ def assert_structure(text: str, *, budget: int = COMMENT_BUDGET) -> Node:
         if n.tag not in ("code", "pre") and not n.inside("code") and not n.inside("pre"):
             own = "".join(c for c in n.children if isinstance(c, str))
             # GitHub's own rules: a mention is @name after a non-word character, an issue
-            # link #123 likewise, and bare www./http URLs become links.
+            # link #123 (or GH-123) likewise, and bare www./http URLs become links.
             assert not re.search(r"(?<![\w`])@[A-Za-z0-9]", own), own
             assert not re.search(r"(?<![\w&])#[0-9]", own), own
+            assert not re.search(r"(?i)(?<!\w)gh-[0-9]", own), own
             assert not re.search(r"(?i)\bwww\.|https?:", own), own
     return root
 

@@ -56,7 +56,7 @@ def test_a_status_description_is_one_short_line(text):
 
 def test_status_description_examples():
     assert one_line("check failed: docs/a\n::set-output x\r\n.md", 140) == "check failed: docs/a ::set-output x .md"
-    assert one_line("tag\U000e0041 esc\x1b", 140) == "tag\\ue0041 esc\\u001b"
+    assert one_line("tag\U000e0041 esc\x1b", 140) == "tag\\u{E0041} esc\\u{001B}"
     assert one_line("x" * 200, 140) == "x" * 139 + "…"
 
 

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from docsnippets.report.markup import visible
+
 _OUTPUT_DELIMITER = "docsnippets_EOF"
 # The runner obeys ``::name::data`` at the start of a left-trimmed line and, in its legacy
 # form, ``##[name]data`` anywhere in a line, on stdout and stderr alike.
@@ -63,9 +65,9 @@ def plain_line(text: str) -> str:
 
 def one_line(text: str, limit: int) -> str:
     """``text`` for a place that shows one short line (a commit status description): every
-    run of whitespace, line breaks included, made one space, control characters escaped,
-    and at most ``limit`` characters, the last an ellipsis when cut."""
-    flat = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in " ".join(text.split()))
+    run of whitespace, line breaks included, made one space, hidden characters shown as
+    in the comment, and at most ``limit`` characters, the last an ellipsis when cut."""
+    flat = visible(" ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
 
 

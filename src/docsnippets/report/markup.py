@@ -7,24 +7,58 @@ any backtick run it contains, or with every Markdown/HTML character escaped.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from docsnippets.links import blob_lines
 from docsnippets.snippets.records import Snippet
 
-# Control characters and every bidi/invisible mark that can reorder or hide what a name says.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_BLOCK_CONTROL = re.compile(r"[\x00\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# What cannot be seen, or can be mistaken for nothing or for something else: controls, format
+# characters (bidi marks among them), private-use, unassigned and surrogate code points, line
+# and paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+# Letters and marks that render as nothing or as blank space (default-ignorable code points
+# outside those categories, the Braille blank), which can hide inside a name or an identifier.
+_BLANK_LOOKING = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors
+    (0x2800, 0x2800),  # Braille pattern blank
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
+)
+# Candidates only: printable ASCII never needs a look-up; inside a fence tab and newline are
+# the code's own layout.
+_CANDIDATE = re.compile(r"[^\x20-\x7e]")
+_BLOCK_CANDIDATE = re.compile(r"[^\t\n\x20-\x7e]")
+
+
+def hidden(char: str) -> bool:
+    """Whether ``char`` would be invisible, or pass for blank space, where it is shown."""
+    code = ord(char)
+    return (
+        code < 0x20
+        or code == 0x7F
+        or unicodedata.category(char) in _HIDDEN_CATEGORIES
+        or any(low <= code <= high for low, high in _BLANK_LOOKING)
+    )
+
+
+def _shown(match: re.Match[str]) -> str:
+    char = match.group()
+    return f"\\u{{{ord(char):04X}}}" if hidden(char) else char
 
 
 def visible(text: str, *, block: bool = False) -> str:
-    """Control and bidi characters shown as escapes, so a name cannot hide what it is.
+    """Every hidden character (see ``hidden``) shown as ``\\u{XXXX}``, so a name or a code
+    line cannot hide or reorder what it says.
 
-    Inside a fence (``block``) only NUL and the bidi/invisible marks are a risk: tabs and
-    newlines are the code's own layout and stay.
+    Inside a fence (``block``) tabs and newlines are the code's own layout and stay.
     """
-    pattern = _BLOCK_CONTROL if block else _CONTROL
-    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return (_BLOCK_CANDIDATE if block else _CANDIDATE).sub(_shown, text)
 
 
 def visible_block(text: str) -> str:
@@ -52,9 +86,9 @@ def fenced(code: str, info: str = "python") -> str:
 
 
 # A word that may be a path, a URL, a mention or an issue reference. GitHub links mentions,
-# issue numbers and bare URLs in the *rendered* text, so a backslash escape does not stop
-# them; inside a code span nothing is linked.
-_LINKABLE_WORD = re.compile(r"[@#/.:]|www", re.IGNORECASE)
+# issue numbers (#123 and GH-123) and bare URLs in the *rendered* text, so a backslash escape
+# does not stop them; inside a code span nothing is linked.
+_LINKABLE_WORD = re.compile(r"[@#/.:]|www|\bgh-[0-9]", re.IGNORECASE)
 _TRAILING = ",;:)"
 
 

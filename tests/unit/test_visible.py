@@ -1,0 +1,83 @@
+"""Hidden characters are shown escaped in code spans and blocks; GH-123 is set in code."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from docsnippets.report.markup import code_span, hidden, plain, visible, visible_block
+
+EXAMPLES = {
+    "\x00": "\\u{0000}",
+    "\x1b": "\\u{001B}",  # ESC: a terminal escape
+    "\x7f": "\\u{007F}",
+    "\x85": "\\u{0085}",  # C1
+    "\x9b": "\\u{009B}",  # C1 CSI
+    "\u00ad": "\\u{00AD}",  # soft hyphen (Cf)
+    "\u034f": "\\u{034F}",  # combining grapheme joiner
+    "\u180e": "\\u{180E}",
+    "\u200b": "\\u{200B}",
+    "\u202e": "\\u{202E}",  # bidi override
+    "\u2028": "\\u{2028}",  # Zl
+    "\u2029": "\\u{2029}",  # Zp
+    "\u2800": "\\u{2800}",  # Braille blank
+    "\u3164": "\\u{3164}",  # Hangul filler
+    "\ue000": "\\u{E000}",  # private use
+    "\ufe0f": "\\u{FE0F}",
+    "\ufeff": "\\u{FEFF}",
+    "\U000e0001": "\\u{E0001}",  # language tag
+    "\U000e0041": "\\u{E0041}",  # tag A
+    "\U000e007f": "\\u{E007F}",  # cancel tag
+    "\U000e0100": "\\u{E0100}",  # variation selector 17
+    "\ud800": "\\u{D800}",  # a lone surrogate (surrogateescape)
+    "\U0010fffe": "\\u{10FFFE}",  # unassigned (Cn)
+}
+
+
+@pytest.mark.parametrize("char", sorted(EXAMPLES))
+def test_each_hidden_character_is_shown(char):
+    shown = EXAMPLES[char]
+    assert visible(f"a{char}b") == f"a{shown}b"
+    assert visible_block(f"a{char}b") == f"a{shown}b"
+    assert shown in code_span(f"x{char}.md")
+
+
+def test_layout_stays_in_blocks_only():
+    assert visible_block("\tx = 1\n") == "\tx = 1\n"
+    assert visible("\tx\n") == "\\u{0009}x\\u{000A}"
+
+
+def test_what_is_seen_stays():
+    text = "中文注释 café ñ — “quoted” 🙂 \u3000 x"
+    assert visible(text) == text and visible_block(text) == text
+
+
+@given(st.text())
+def test_nothing_hidden_survives(text):
+    shown = visible(text)
+    assert not any(hidden(c) for c in shown)
+    categories = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
+    assert not any(unicodedata.category(c) in categories for c in shown)
+
+
+def test_every_default_ignorable_code_point_is_hidden():
+    # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties), which renders as nothing.
+    ranges = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5)]
+    ranges += [(0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164)]
+    ranges += [(0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3)]
+    ranges += [(0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
+    missed = [hex(c) for lo, hi in ranges for c in range(lo, hi + 1) if c <= sys.maxunicode and not hidden(chr(c))]
+    assert missed == []
+
+
+@pytest.mark.parametrize("ref", ["GH-77", "gh-77", "Gh-1"])
+def test_gh_references_are_set_in_code(ref):
+    assert plain(f"fixes {ref} now") == f"fixes `{ref}` now"
+
+
+def test_words_that_only_look_alike_stay_prose():
+    assert plain("GH-x and high-5") == "GH\\-x and high\\-5"
