@@ -28,6 +28,7 @@ TREE_MODES = [
     "update cached",
     "check",
     "check --changed",
+    "check --changed, small tree",
     "check in-process",
     "check --changed in-process",
 ]
@@ -35,7 +36,14 @@ SLIME_MODES = ["import markdown_it", "slime check cached", "slime check cold", "
 REFERENCE_MODES = ["slime+code check", "slime+code --no-references"]
 # goal label -> (mode, reference mode or None for peak memory, limit)
 GOALS = {
-    "1 update / parse-all <= 0.15": ("update", "parse-all", 0.15),
+    "20.1 slime check, cold / floor <= 1.5": ("slime check cold", "slime parse floor", 1.5),
+    "20.2 slime check, cold, peak RSS <= 20 MB": ("slime check cold", None, 20),
+    "20.3 --changed 3 files: big / small tree <= 1.3": (
+        "check --changed",
+        "check --changed, small tree",
+        1.3,
+    ),
+    "20.4 update / parse-all <= 0.15": ("update", "parse-all", 0.15),
     "1 update / read-and-search <= 2.5": ("update", "read-and-search", 2.5),
     "2 --changed / check <= 0.1, in-process": ("check --changed in-process", "check in-process", 0.1),
     "2' same, whole processes": ("check --changed", "check", 0.1),
@@ -95,7 +103,8 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently():
         number = float(value)
         if reference is None:
             assert abs(number - modes[mode][3]) <= 0.05 + HALF, (label, done.stdout)
-            assert verdict == "yes", (label, done.stdout)  # a tiny tree is far under the memory limit
+            if limit >= 100:  # a tiny tree is far under the generous limits; 20 MB is a real claim
+                assert verdict == "yes", (label, done.stdout)
         else:
             low, high = ratio_bounds(modes[mode][0], modes[reference][0])
             assert low - HALF <= number <= high + HALF, (label, done.stdout)

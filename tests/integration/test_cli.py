@@ -25,7 +25,7 @@ def run(capsys, *args):
 
 def test_update_check_cycle(tree, capsys):
     code, out, _ = run(capsys, "update", "--root", str(tree))
-    assert code == 0 and out.startswith("wrote ") and "2 snippets in 2 files, 1 pairs" in out
+    assert code == 0 and out.startswith("wrote ") and "2 snippets in 2 files, 1 pair," in out
     assert run(capsys, "check", "--root", str(tree))[0] == 0
     # Unchanged content: update leaves the file alone (quiet pre-commit hook).
     code, out, _ = run(capsys, "update", "--root", str(tree))
@@ -125,3 +125,25 @@ def test_every_option_has_help(command):
     for action in sub._actions:
         if action.option_strings or action.help is not None:
             assert action.help, (command, action.option_strings or action.dest)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["update", "--root", "r", "--commit", "ABCDEF1", "--repository", "o/n", "a.md"],
+        ["check", "--changed", "a.md", "b.md", "--fail-on", "desync", "--format", "json", "--no-cache"],
+        ["diff", "main", "HEAD", "--strict-lines"],
+        ["render", "--lang", "en", "--output", "out.md"],
+        ["merge-driver", "o.json", "a.json", "b.json"],
+        ["init", "--dry-run", "--force"],
+    ],
+)
+def test_the_parser_of_one_subcommand_reads_its_arguments_as_the_whole_parser_does(argv):
+    import argparse
+
+    from docsnippets.cli import build_parser
+    from docsnippets.cli.commands import UsageError
+
+    assert build_parser(argv[0]).parse_args(argv) == build_parser().parse_args(argv)
+    with pytest.raises((argparse.ArgumentError, UsageError)):  # what is not built cannot be run
+        build_parser(argv[0]).parse_args(["update" if argv[0] != "update" else "check"])

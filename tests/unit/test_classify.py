@@ -110,3 +110,44 @@ def test_status_does_not_depend_on_the_warnings_filter(body):
         warnings.simplefilter("error")
         strict = syntax_status(body)
     assert normal == strict == classify.SyntaxStatus(Status.NEEDS_ASYNC_WRAPPER)
+
+
+def _status_by_two_compiles(body: str) -> str:
+    """The definition: compiles as it is, else inside an ``async def`` (top-level await allowed)."""
+    import ast as _ast
+    import textwrap as _textwrap
+
+    def ok(flags: int) -> bool:
+        try:
+            compile(_textwrap.dedent(body), "<s>", "exec", flags=flags, dont_inherit=True)
+        except SyntaxError:
+            return False
+        return True
+
+    if ok(0):
+        return "parses"
+    return "needs-async-wrapper" if ok(_ast.PyCF_ALLOW_TOP_LEVEL_AWAIT) else "neither"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "x = 1\n",
+        "await f()\n",
+        "async for x in y:\n    pass\n",
+        "async with a:\n    pass\n",
+        "[x async for x in y]\n",
+        "x = [await f() for _ in y]\n",
+        "if True:\n    await f()\n",
+        "async def f():\n    await g()\n",
+        "def f():\n    return [x async for x in y]\n",
+        "class A:\n    x = await f()\n",
+        "lambda: (await x)\n",
+        "await f()\nreturn 5\n",
+        "    await f()\n    x = 1\n",
+    ],
+)
+def test_one_compile_gives_the_status_two_compiles_define(body):
+    got = classify.syntax_status(body).status
+    want = _status_by_two_compiles(body)
+    assert got == want if want != "neither" else got in ("incomplete-signature", "syntax-error")

@@ -13,7 +13,7 @@ import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
 from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
-from docsnippets.cli.output import warn, warn_pairing, write_report
+from docsnippets.cli.output import update_summary, warn, warn_pairing, write_report
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import parse_fail_on
@@ -82,10 +82,31 @@ def _fail_on(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{value!r} {exc}") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unbuilt:
+    """Stands in for the parser of a subcommand that is not the one being run: every call on it
+    does nothing. Building a subcommand's parser costs a few milliseconds of every start (argparse
+    looks up translations for each), and a run needs only its own."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self
+
+
+class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    only: str | None = None  # the subcommand to build, None for all (help, errors)
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.only is not None and name != self.only:
+            return _Unbuilt()
+        return super().add_parser(name, **kwargs)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or with ``command`` of that one only (enough to run it)."""
     parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
     parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
+    parser.register("action", "parsers", _Subcommands)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.only = command
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--root", type=Path, help=paths.ROOT_HELP)
@@ -213,6 +234,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     if config.is_markdown(path.name):
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     memo = _memo(args, config, settings)
+    before = store.previous(path)[1]  # to say what the update did to the pairs
     result = engine.update(
         root,
         config,
@@ -228,13 +250,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     for note in result.notes:
         print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
     warn_pairing(result.inventory, config, root, whole_tree=True)
-    s = mf.summarize(result.inventory)
-    verb = "wrote" if result.written else "unchanged"
-    print(
-        f"{verb} {paths.shown(path)}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
-        f"{s['examples']} examples, {s['distinct_bodies']} distinct bodies",
-        file=out,
-    )
+    update_summary(out, paths.shown(path), result.written, result.inventory, before)
     return EXIT_FRESH
 
 
@@ -325,7 +341,9 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
     if found.hint:
         warn(found.hint)
     result = found.result
-    verdict = decide(result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing)
+    verdict = decide(
+        result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing, changes=result.changes
+    )
     ctx = render.CommentContext(
         marker="",
         manifest_name=path.name,
@@ -368,7 +386,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
     out = out if out is not None else sys.stdout
     try:
         settings = CacheSettings.from_environ(os.environ if environ is None else environ)
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)

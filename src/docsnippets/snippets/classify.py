@@ -14,6 +14,8 @@ import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from inspect import CO_COROUTINE
+from types import CodeType
 
 from docsnippets.constants import Status
 from docsnippets.snippets.digest import sha256
@@ -170,18 +172,22 @@ def find_modules(body: str, modules: Iterable[str]) -> list[str]:
     return [m for m in wanted if m in found]
 
 
-def _compiles(source: str, flags: int = 0) -> SyntaxError | None:
+def _compile(source: str, flags: int = 0) -> CodeType | SyntaxError:
     # Warnings off: under ``-W error`` a SyntaxWarning (an invalid escape, ``is`` with a literal)
     # would turn into a SyntaxError, and the status must not depend on how Python was started.
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
+            return compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
         return exc
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return SyntaxError(f"{type(exc).__name__}: {exc}".strip())
-    return None
+
+
+def _compiles(source: str, flags: int = 0) -> SyntaxError | None:
+    found = _compile(source, flags)
+    return found if isinstance(found, SyntaxError) else None
 
 
 def _bracket_depth_after(line: str, depth: int) -> int:
@@ -233,19 +239,26 @@ def complete_signatures(source: str) -> str | None:
 
 
 def syntax_status(body: str) -> SyntaxStatus:
-    """Classify by ``compile()`` alone, on the body with its common indentation removed."""
+    """Classify by ``compile()`` alone, on the body with its common indentation removed.
+
+    One compile allowing top-level ``await`` decides the first two statuses: it succeeds exactly
+    when the body compiles as it is or inside an ``async def``, and the code it makes is a
+    coroutine exactly when it needed the wrapper (as in asyncio's REPL). Only a body that fails
+    it is compiled again, repaired, or plainly for the compiler's own message.
+    """
     if len(body) > MAX_COMPILE_CHARS:
         return SyntaxStatus(Status.SYNTAX_ERROR, f"block longer than {MAX_COMPILE_CHARS} characters: not checked")
     source = dedent(body)
-    error = _compiles(source)
-    if error is None:
-        return SyntaxStatus(Status.PARSES)
     top_await = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    if _compiles(source, top_await) is None:
-        return SyntaxStatus(Status.NEEDS_ASYNC_WRAPPER)
+    code = _compile(source, top_await)
+    if not isinstance(code, SyntaxError):
+        return SyntaxStatus(Status.NEEDS_ASYNC_WRAPPER if code.co_flags & CO_COROUTINE else Status.PARSES)
     repaired = complete_signatures(source)
     if repaired is not None and _compiles(repaired, top_await) is None:
         return SyntaxStatus(Status.INCOMPLETE_SIGNATURE)
+    error = _compiles(source)  # the message a plain compile gives, as the status reports it
+    if error is None:  # cannot happen (see above); never report a body that compiles as broken
+        return SyntaxStatus(Status.PARSES)
     message = (error.msg or str(error)).splitlines()[0] if (error.msg or str(error)) else "invalid"
     return SyntaxStatus(Status.SYNTAX_ERROR, message, error.lineno)
 
