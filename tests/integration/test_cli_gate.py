@@ -113,5 +113,5 @@ def test_text_report_groups_by_file_and_shows_old_location_only_when_it_differs(
     after = _inv({"x.md": "```py\nawait b\n```\n\n\n\n```py\nawait c\n```\n", "y.md": "```py\nawait z\n```\n"})
     text = report_text(compare(before, after))
     assert text.count("x.md") == 1 and text.count("y.md") == 1
-    assert "  x.md\n    changed  2-2\n    moved    8-8  (was 6-6)\n" in text
-    assert "(was x.md" not in text and "changed  2-2  (was" not in text
+    assert "  x.md\n    changed  2\n    moved    8  (was 6)\n" in text
+    assert "(was x.md" not in text and "changed  2  (was" not in text

@@ -90,3 +90,17 @@ def test_both_sides_renamed_lose_nothing(repo: Path) -> None:
     commit_all(repo, "rename both sides")
     code, raw = cli("diff", "main", "--root", str(repo), "--fail-on", "desync", "--format", "json")
     assert json.loads(raw)["lost_pairs"] == [] and code == 0
+
+
+def test_diff_against_a_base_without_manifest_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = slime_repo(tmp_path / "slime")
+    run_git(root, "checkout", "-q", "-b", "adopt")
+    assert cli("update", "--root", str(root))[0] == 0
+    commit_all(root, "adopt docsnippets")
+    capsys.readouterr()
+    code, text = cli("diff", "main", "--root", str(root))
+    assert code == 0
+    assert "no manifest at main: every snippet is new" in capsys.readouterr().err
+    assert "edited both sides" not in text
+    _, md = cli("diff", "main", "--root", str(root), "--format", "markdown")
+    assert "edited both sides" not in md and "neither side" not in md

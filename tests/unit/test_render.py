@@ -134,7 +134,7 @@ def test_text_report_names_the_fix(inventory_of):
     before = inventory_of({"x.md": "```py\nawait a\n```\n"})
     after = inventory_of({"x.md": "```py\nawait b\n```\n"})
     text = report_text(compare(before, after))
-    assert text.startswith("stale:") and "  x.md\n    changed  2-2\n" in text and "docsnippets update" in text
+    assert text.startswith("stale:") and "  x.md\n    changed  2\n" in text and "docsnippets update" in text
 
 
 def test_text_report_tells_twins_together_and_sums_up_a_rename(inventory_of):

@@ -99,6 +99,8 @@ def run_diff(
         found = engine.broken_references(inventory, inventory.snippets, code, config)
         result = replace(result, freshness=replace(result.freshness, broken_references=found))
     hint = pairing_hint(inventory, config, exists)
+    if base_manifest is None:  # the comparison with the base lists every snippet as new: say why
+        hint = "; ".join(h for h in (f"no manifest at {base or 'the merge base'}: every snippet is new", hint) if h)
     return DiffFound(result, hint, base_sha, head_sha, rel)
 
 

@@ -99,7 +99,7 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
         "fixes": fixes(
             freshness,
             verdict,
-            changes=changes,
+            changes=changes if not ctx.base_missing else None,
             fix_command=ctx.fix_command,
             manifest_path=ctx.manifest_path,
             links=ctx.links,
@@ -201,8 +201,9 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
         {tuple(x.key for x in d.sides) for d in changes.desynchronized if d.new} if changes is not None else set()
     )
     edited = en.edits(changes if changes is not None else freshness)
+    in_change = changes is not None and not ctx.base_missing  # else no change to say a side was edited in
     items = [
-        ci.desync(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, edited, short.shown(n))
+        ci.desync(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, edited, short.shown(n), in_change)
         for n, d in enumerate(freshness.desynchronized)
     ]
     return _section("Desynchronized bilingual examples", items, [], short)

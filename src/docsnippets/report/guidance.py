@@ -75,7 +75,7 @@ def fixes(
         )
     if freshness.desynchronized:
         edited = _edited(changes if changes is not None else freshness)
-        steps = [_resync_step(d, edited, links) for d in freshness.desynchronized]
+        steps = [_resync_step(d, edited, links, changes is not None) for d in freshness.desynchronized]
         shown = steps if cap is None else steps[: max(cap, 1)]
         if len(shown) < len(steps):
             shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
@@ -117,11 +117,13 @@ def _edited(report: Report) -> set[Key]:
     return {c.after.key for c in report.changed} | {s.key for _, s in report.added}
 
 
-def _resync_step(d: Desync, edited: set[Key], links: Links | None) -> str:
+def _resync_step(d: Desync, edited: set[Key], links: Links | None, in_change: bool) -> str:
     if d.relation == "missing" or len(d.sides) != 2:
         s = d.sides[0]
         return f"- translate {location(s, links)} into {code_span(d.counterpart_file or '?')}, or remove it"
     en, zh = d.sides
+    if not in_change:  # a local check: no change to tell an edited side from the other
+        return f"- make {location(en, links)} and {location(zh, links)} the same code; edit the one that is wrong"
     if (en.key in edited) != (zh.key in edited):
         changed, other = (en, zh) if en.key in edited else (zh, en)
         return f"- edit {location(other, links)} to match {location(changed, links)} (edited in this change)"

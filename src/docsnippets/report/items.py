@@ -20,9 +20,11 @@ from docsnippets.report.markup import (
     details,
     fenced,
     line_location,
+    lines_word,
     linkable,
     location,
     plain,
+    span,
     visible_block,
 )
 from docsnippets.report.resync import patch
@@ -52,7 +54,7 @@ def ended(entry: str) -> str:
 
 
 def _lines(s: Snippet) -> str:
-    return f"{s.code_lines[0]}-{s.code_lines[1]}"
+    return span(s.code_lines)
 
 
 def _where(item: en.Item, links: Links | None) -> str:
@@ -61,14 +63,15 @@ def _where(item: en.Item, links: Links | None) -> str:
         return location(item.after[0], links)
     name = code_span(en.braced([s.file for s in item.after]))
     parts = [f"[{_lines(s)}]({links.lines(s)})" if links and linkable(s.file) else _lines(s) for s in item.after]
-    return f"{name} lines {' and '.join(parts)}"
+    one = all(s.code_lines[0] == s.code_lines[1] for s in item.after)
+    return f"{name} {'line' if one and len(parts) == 1 else 'lines'} {' and '.join(parts)}"
 
 
 def _was(before: Snippet | None, after: Snippet) -> str:
     if before is None or (before.file == after.file and before.code_lines == after.code_lines):
         return ""
     if before.file == after.file:
-        return f" (was lines {_lines(before)})"
+        return f" (was {lines_word(before.code_lines)})"
     return f" (was {location(before, None)})"
 
 
@@ -130,13 +133,18 @@ def _sides_said(touched: tuple[int, ...]) -> str:
     return f"this PR edited the {_SIDE[touched[0]]} side, not the {_SIDE[1 - touched[0]]} one"
 
 
-def desync(d: Desync, links: Links | None, new: bool, edited: dict[en.Key, object], with_diff: bool) -> str:
+def desync(
+    d: Desync, links: Links | None, new: bool, edited: dict[en.Key, object], with_diff: bool, in_change: bool = True
+) -> str:
+    """One out-of-sync pair; ``in_change``: there is a change (a PR, a diff against a base with
+    a manifest) to say which side it edited."""
     tag = " · new in this PR" if new else ""
     if d.relation == "missing" or len(d.sides) != 2:
         where = code_span(d.counterpart_file or "?")
         return f"- {location(d.sides[0], links)}: no matching example in {where}{tag}"
     touched = en.edited_side(d, edited)  # type: ignore[arg-type]
-    line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}; {_sides_said(touched)}"
+    said = f"; {_sides_said(touched)}" if in_change else ""
+    line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}{said}"
     if not with_diff:
         return line
     en_side, zh_side = d.sides

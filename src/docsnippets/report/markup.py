@@ -131,9 +131,19 @@ def linkable(path: str) -> bool:
     return not any(part in ("", ".", "..") for part in path.split("/"))
 
 
+def span(lines: tuple[int, int]) -> str:
+    """``79`` for one line, ``79-81`` for several."""
+    first, last = lines
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def lines_word(lines: tuple[int, int]) -> str:
+    """``line 79`` or ``lines 79-81``."""
+    return f"line {lines[0]}" if lines[0] == lines[1] else f"lines {span(lines)}"
+
+
 def location(snippet: Snippet, links: Links | None, *, link: bool = True) -> str:
-    first, last = snippet.code_lines
-    text = code_span(f"{snippet.file}:{first}-{last}")
+    text = code_span(f"{snippet.file}:{span(snippet.code_lines)}")
     if links is None or not link or not linkable(snippet.file):
         return text
     return f"[{text}]({links.lines(snippet)})"

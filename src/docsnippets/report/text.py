@@ -11,7 +11,7 @@ from docsnippets.references.findings import IMPORT_KINDS, fixes_for
 from docsnippets.report import entries as en
 from docsnippets.report.compare import Change, Report
 from docsnippets.report.lost import union
-from docsnippets.report.markup import visible
+from docsnippets.report.markup import span, visible
 from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Inventory, Snippet
 
@@ -19,7 +19,7 @@ Entry = tuple[int, str]
 
 
 def _lines(s: Snippet) -> str:
-    return f"{s.code_lines[0]}-{s.code_lines[1]}"
+    return span(s.code_lines)
 
 
 def _loc(s: Snippet) -> str:
