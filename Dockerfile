@@ -4,7 +4,11 @@
 # with the action's `args:` appended to the ENTRYPOINT below. .ci/container.sh builds and
 # runs this same file with buildah on machines without a Docker engine; it reads the FROM
 # line and the ENTRYPOINT from here, so keep both in plain form (no build arguments).
-FROM python:3.12.15-slim-bookworm
+#
+# Base: python:3.12-slim-bookworm, pinned by the digest it resolved to, so a rebuild gets the
+# same image even after the tag moves. To update: `docker pull python:3.12-slim-bookworm`,
+# then put the RepoDigest it reports (`docker inspect --format '{{index .RepoDigests 0}}'`) here.
+FROM python:3.12-slim-bookworm@sha256:782412e85d0f0984994c290652577d4018aff08145c85b262bb63dc0c7522254
 
 # The package is importable from /app/src without being installed; /opt/venv comes first.
 # No extraction cache, also when the image runs as the CLI: on a runner its home directory
@@ -18,12 +22,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONPATH=/app/src
 
 # Runtime dependencies before the source, so this layer stays cached while only the source
-# changes. Wheels only: every pin ships binary wheels for CPython 3.11 and 3.12, so no
-# compiler is needed and none is left behind. `python3`, not `python`: the local test base
-# is Debian's python3.
+# changes. Every pin carries the hashes of its files (requirements-action.in says how they are
+# made) and pip refuses anything else. Wheels only: every pin ships binary wheels for CPython
+# 3.11 and 3.12, so no compiler is needed and none is left behind. `python3`, not `python`:
+# the local test base is Debian's python3.
 COPY requirements-action.txt /tmp/requirements-action.txt
 RUN python3 -m venv /opt/venv \
-    && /opt/venv/bin/pip install --no-cache-dir --only-binary=:all: \
+    && /opt/venv/bin/pip install --no-cache-dir --only-binary=:all: --require-hashes \
         -r /tmp/requirements-action.txt \
     && rm -rf /tmp/requirements-action.txt /root/.cache
 

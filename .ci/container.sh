@@ -131,16 +131,25 @@ import_base() { # FROM_IMAGE FORCE
 cmd_build() {
     [[ -f $REPO/Dockerfile ]] || die "no Dockerfile in $REPO"
     ensure_tools
-    local from t
+    local from tag t dockerfile=$REPO/Dockerfile
     from=$(from_image)
+    # A digest names one registry image, which the local base is not: the local base takes
+    # the tag's name, and the build reads a copy of the Dockerfile whose FROM names the tag.
+    tag=${from%@*}
     build_rootfs
-    import_base "$from" "$ROOTFS_FRESH"
+    import_base "$tag" "$ROOTFS_FRESH"
+    if [[ $tag != "$from" ]]; then
+        dockerfile=$WORK/Dockerfile.local
+        awk -v from="$from" -v tag="$tag" \
+            '!done && toupper($1) == "FROM" { for (i = 2; i <= NF; i++) if ($i == from) { $i = tag; done = 1 } } { print }' \
+            "$REPO/Dockerfile" >"$dockerfile"
+    fi
     t=$(now)
     # --pull=never: the FROM image is the local base, never a registry's.
     # The CA bundle is mounted so that pip inside RUN can verify the package index.
     quietly bud "${B[@]}" bud --isolation chroot --layers --pull=never \
         -v /etc/ssl/certs:/etc/ssl/certs:ro \
-        -f "$REPO/Dockerfile" -t "$IMAGE" "$REPO"
+        -f "$dockerfile" -t "$IMAGE" "$REPO"
     timing bud "$t"
     # Drop images no tag needs any more (earlier builds); the layer cache of this one stays.
     t=$(now)

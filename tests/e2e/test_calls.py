@@ -198,3 +198,29 @@ def test_slime_own_modules_read_as_snippets_give_no_finding(pristine, monkeypatc
         for f in call_findings(path.read_text(encoding="utf-8"), ns)
     ]
     assert found == [] and len(judged) >= 300, (found, len(judged))
+
+
+def test_a_code_only_pull_request_that_makes_a_context_manager_async(slime, tmp_path, fake):
+    """Through the Action: PR #42 changes only slime/observability/trace_utils.py; the snippets
+    calling `trace_span` are re-checked and the comment, the annotations and the report say so."""
+    from tests.support.fake_github import changed
+    from tests.support.scenario import BASE_SHA, MANIFEST, REPO, Scenario
+
+    manifest = (slime / MANIFEST).read_text(encoding="utf-8")
+    _async_trace_span(slime)
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    repo = fake.repos.get(REPO) or fake.add_repo(REPO)
+    repo.add_pull(42, [changed(TRACE, "modified")])
+    repo.add_file(BASE_SHA, MANIFEST, manifest)
+    pr = Scenario(slime, runner, fake, inputs={"INPUT_FAIL-ON": "stale,references"})
+    result = pr.run()
+    assert result.code == 1 and result.outputs["failed-on"] == "references", result.stdout + result.stderr
+    report = json.loads(pr.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
+    found = [b for b in report["broken_references"] if b["kind"] in CALL_KINDS]
+    assert {(b["file"], b["line"]) for b in found} == lines_matching(slime, r"^with trace_span\(")
+    assert all(b["kind"] == "context" for b in found)
+    [body] = pr.comments()
+    assert "context `trace_span`" in body and "`async with`" in body
+    titles = [a for a in result.annotations if "title=Snippet uses a context manager" in a]
+    assert len(titles) == len(found) and all(a.startswith("::error ") for a in titles)

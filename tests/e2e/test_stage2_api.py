@@ -202,3 +202,14 @@ def test_a_symlinked_or_submodule_markdown_file_is_named_with_the_reason(tmp_pat
     [comment] = fake.comments(REPO, 42)
     assert f"`docs/en/link.md`: {reason}" in comment.body
     assert any(a.startswith("::warning") and "docs/en/link.md" in a and reason in a for a in result.annotations)
+
+
+def test_an_unreadable_head_manifest_gets_an_error_status_that_says_why(tmp_path, fake):
+    pr = small_pr(tmp_path, fake, BASE, BASE, [changed(MANIFEST)])
+    pr.repo.add_file(HEAD_SHA, MANIFEST, "{ not json")
+    result = pr.scenario.run()
+    assert result.code == 2, result.stdout + result.stderr
+    [status] = pr.statuses()
+    assert status["state"] == "error" and status["description"].startswith(MANIFEST)
+    [comment] = fake.comments(REPO, 42)
+    assert "could not decide" in comment.body and MANIFEST in comment.body

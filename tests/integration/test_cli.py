@@ -25,7 +25,7 @@ def run(capsys, *args):
 
 def test_update_check_cycle(tree, capsys):
     code, out, _ = run(capsys, "update", "--root", str(tree))
-    assert code == 0 and out.startswith("wrote ") and "2 snippets in 2 files, 1 pairs" in out
+    assert code == 0 and out.startswith("wrote ") and "2 snippets in 2 files, 1 pair," in out
     assert run(capsys, "check", "--root", str(tree))[0] == 0
     # Unchanged content: update leaves the file alone (quiet pre-commit hook).
     code, out, _ = run(capsys, "update", "--root", str(tree))

@@ -63,6 +63,7 @@ PLAIN_CHECK = {
     "docsnippets.report.context",
     "docsnippets.report.data",
     "docsnippets.report.entries",
+    "docsnippets.report.lost",
     "docsnippets.report.markup",
     "docsnippets.report.render",
     "docsnippets.report.templating",

@@ -39,7 +39,7 @@ def test_the_nearest_manifest_or_config_wins_over_the_git_top(tmp_path, monkeypa
     repo = init_repo(tmp_path / "mono", {"site/docs/en/g.md": EN, "site/docs/zh/g.md": EN, "site/.docsnippets.yml": ""})
     monkeypatch.chdir(repo / "site" / "docs" / "en")
     code, out, _ = run(capsys, "update")
-    assert code == 0 and out.startswith("wrote ../../documentation-snippets.json: 2 snippets in 2 files, 1 pairs")
+    assert code == 0 and out.startswith("wrote ../../documentation-snippets.json: 2 snippets in 2 files, 1 pair,")
     assert (repo / "site" / "documentation-snippets.json").is_file()
     assert not (repo / "documentation-snippets.json").exists()
 
@@ -115,7 +115,7 @@ def test_no_hint_when_the_rules_pair_something(tmp_path, monkeypatch, capsys):
     repo = init_repo(tmp_path / "r", files)
     monkeypatch.chdir(repo)
     code, out, err = run(capsys, "update")
-    assert code == 0 and "1 pairs" in out and err == ""
+    assert code == 0 and "1 pair," in out and err == ""
 
 
 def test_no_hint_without_evidence(tmp_path, monkeypatch, capsys):
@@ -129,4 +129,4 @@ def test_outside_git_the_working_directory_is_the_root(tmp_path: Path, monkeypat
     (tmp_path / "plain" / "a.md").write_text(EN, encoding="utf-8")
     monkeypatch.chdir(tmp_path / "plain")
     code, out, _ = run(capsys, "update")
-    assert code == 0 and out.startswith("wrote documentation-snippets.json: 1 snippets")
+    assert code == 0 and out.startswith("wrote documentation-snippets.json: 1 snippet in 1 file,")

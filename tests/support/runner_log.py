@@ -56,3 +56,28 @@ def foreign(log: str, token: str = "") -> list[Obeyed]:
             continue
         found.append(command)
     return found
+
+
+def output_file(text: str) -> dict[str, str]:
+    """The outputs the runner reads from a ``$GITHUB_OUTPUT`` file: ``NAME=VALUE`` lines and
+    ``NAME<<DELIMITER`` blocks ending at a line that is exactly the delimiter (as its
+    file-command parser does; a block left open is an error there too)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        equals, heredoc = line.find("="), line.find("<<")
+        if equals >= 0 and (heredoc < 0 or equals < heredoc):
+            out[line[:equals]] = line[equals + 1 :]
+        elif heredoc >= 0:
+            key, delimiter = line[:heredoc], line[heredoc + 2 :]
+            end = lines.index(delimiter, i + 1)  # ValueError: the block is never closed
+            out[key] = "\n".join(lines[i + 1 : end])
+            i = end
+        elif line:
+            raise ValueError(f"not an output line: {line!r}")
+        i += 1
+    return out

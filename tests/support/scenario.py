@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.fake_github import FakeGitHub, changed
+from tests.support.runner_log import output_file
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "ghs_secretTOKENvalue1234567890"
@@ -142,11 +143,7 @@ class Scenario:
 
     def run(self, runner: Runner = subprocess_runner) -> Result:
         code, out, err = runner(self.env(), self.workspace, self.runner_dir)
-        outputs = {}
-        for line in (self.runner_dir / "file_commands" / "output").read_text(encoding="utf-8").splitlines():
-            if "=" in line:
-                key, value = line.split("=", 1)
-                outputs[key] = value
+        outputs = output_file((self.runner_dir / "file_commands" / "output").read_text(encoding="utf-8"))
         summary = (self.runner_dir / "file_commands" / "summary").read_text(encoding="utf-8")
         return Result(code, out, err, outputs, summary)
 

@@ -87,5 +87,7 @@ def test_relation_change_alone_is_stale(inventory_of):
     before = inventory_of({"docs/en/p.md": doc(A)})
     after = inventory_of({"docs/en/p.md": doc(A), "docs/zh/p.md": "# 空\n"})
     r = compare(before, after)
-    assert not r.fresh and r.reasons == ("bilingual pair relations changed",)
+    assert not r.fresh and r.reasons == (
+        "bilingual pairs changed: docs/en/p.md:2 now has no example to pair with in docs/zh/p.md",
+    )
     assert [d.relation for d in r.desynchronized] == ["missing"]

@@ -9,7 +9,7 @@ import pytest
 
 from docsnippets.constants import CommentMode, FailOn
 from docsnippets.github.settings import SOURCES, ActionError, Settings
-from docsnippets.github.workflow import add_mask, annotation, write_outputs
+from docsnippets.github.workflow import add_mask, annotation
 
 SECRET = "ghs_neverShowThis0123456789"
 
@@ -70,9 +70,3 @@ def test_add_mask_is_one_command_and_refuses_what_would_break_it():
 def test_annotation_properties_cannot_end_the_command():
     line = annotation("error", "50%\nnext", "a,b:c.md", (3, 4), "t:1")
     assert line == "::error file=a%2Cb%3Ac.md,line=3,endLine=4,title=t%3A1::50%25%0Anext"
-
-
-def test_multiline_output_uses_a_delimiter(tmp_path):
-    path = tmp_path / "out"
-    write_outputs(path, {"one": "x", "two": "a\nb"})
-    assert path.read_text(encoding="utf-8") == "one=x\ntwo<<docsnippets_EOF\na\nb\ndocsnippets_EOF\n"

@@ -13,7 +13,7 @@ import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
 from docsnippets import __version__, engine
 from docsnippets.cache import CacheSettings, SnippetCache
-from docsnippets.cli.output import warn, warn_pairing, write_report
+from docsnippets.cli.output import update_summary, warn, warn_pairing, write_report
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import parse_fail_on
@@ -234,6 +234,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     if config.is_markdown(path.name):
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     memo = _memo(args, config, settings)
+    before = store.previous(path)[1]  # to say what the update did to the pairs
     result = engine.update(
         root,
         config,
@@ -249,13 +250,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     for note in result.notes:
         print(f"docsnippets: note: {render.visible(note)}", file=sys.stderr)
     warn_pairing(result.inventory, config, root, whole_tree=True)
-    s = mf.summarize(result.inventory)
-    verb = "wrote" if result.written else "unchanged"
-    print(
-        f"{verb} {paths.shown(path)}: {s['fences']} snippets in {s['files']} files, {s['pairs']} pairs, "
-        f"{s['examples']} examples, {s['distinct_bodies']} distinct bodies",
-        file=out,
-    )
+    update_summary(out, paths.shown(path), result.written, result.inventory, before)
     return EXIT_FRESH
 
 
@@ -346,7 +341,9 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
     if found.hint:
         warn(found.hint)
     result = found.result
-    verdict = decide(result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing)
+    verdict = decide(
+        result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing, changes=result.changes
+    )
     ctx = render.CommentContext(
         marker="",
         manifest_name=path.name,

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from docsnippets.config import Config
+from docsnippets.manifest.build import summarize, to_inventory
 from docsnippets.report import render
-from docsnippets.report.compare import Report
+from docsnippets.report.compare import Report, match
+from docsnippets.report.lost import all_lost, lost_pairs, pair_count_line
 from docsnippets.report.text import report_text
 from docsnippets.report.verdict import Verdict
 from docsnippets.snippets.pairs import pairing_hint
@@ -64,7 +66,9 @@ def write_report(
 ) -> None:
     """The report in the chosen format; markdown is the PR comment's body, without its marker."""
     if fmt == "json":
-        data = render.report_json(report, {"manifest": str(manifest), "verdict": verdict.as_json(), **(extra or {})})
+        lost = all_lost(report, ctx.changes if ctx is not None else None)
+        head = {"manifest": str(manifest), "verdict": verdict.as_json(), "lost_pairs": [x.as_json() for x in lost]}
+        data = render.report_json(report, {**head, **(extra or {})})
         json.dump(data, out, ensure_ascii=False, indent=2)
         out.write("\n")
     elif fmt == "markdown":
@@ -74,3 +78,22 @@ def write_report(
     else:
         changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
         out.write(report_text(report, str(manifest), verdict, changes, inventory))
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def update_summary(out: TextIO, shown: Path, written: bool, after: Inventory, before: dict[str, Any] | None) -> None:
+    """What ``update`` did, in one line, then how the pairs changed when they did and why."""
+    s = summarize(after)
+    print(
+        f"{'wrote' if written else 'unchanged'} {shown}: {counted(s['fences'], 'snippet')} in "
+        f"{counted(s['files'], 'file')}, {counted(s['pairs'], 'pair')}, {counted(s['examples'], 'example')}, "
+        f"{counted(s['distinct_bodies'], 'distinct body', 'distinct bodies')}",
+        file=out,
+    )
+    old = to_inventory(before) if before is not None else None
+    line = pair_count_line(old, after, lost_pairs(old, after, match(old, after)) if old is not None else ())
+    if line:
+        print(render.visible(line), file=out)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, Cause, Relation
 from docsnippets.github.workflow import annotation
 from docsnippets.references.findings import ReferenceKind, fixes_for
 from docsnippets.report.compare import Report
+from docsnippets.report.lost import LostPair
 from docsnippets.report.verdict import Verdict
 
+LOST_TITLE = "Bilingual page lost its counterpart"
 
-def annotations(freshness: Report, verdict: Verdict, manifest_name: str) -> list[str]:
+
+def annotations(freshness: Report, verdict: Verdict, manifest_name: str, lost: Sequence[LostPair] = ()) -> list[str]:
     """Errors first, then warnings, each within GitHub's per-step limit; the rest summarised.
 
     A finding is an error exactly when the verdict counts it against the check, so a green
@@ -21,6 +26,7 @@ def annotations(freshness: Report, verdict: Verdict, manifest_name: str) -> list
     found = [
         *_stale(freshness, stale_level, manifest_name),
         *_desync(freshness, desync_level),
+        *(annotation(desync_level, f"{x.sentence()}; {x.fix()}", x.kept, title=LOST_TITLE) for x in lost),
         *_references(freshness, references_level),
     ]
     errors = [a for a in found if a.startswith("::error")]

@@ -15,6 +15,7 @@ from docsnippets.github.settings import Settings
 from docsnippets.github.workflow import LogStream, append_summary, write_outputs
 from docsnippets.report import render
 from docsnippets.report.compare import Report
+from docsnippets.report.lost import all_lost
 from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Inventory
 
@@ -34,7 +35,9 @@ class Outcome:
     inventory: Inventory | None = None
 
     def verdict(self, fail_on: str) -> Verdict:
-        return decide(self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing)
+        return decide(
+            self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing, changes=self.changes
+        )
 
     def failed(self, error: str) -> Outcome:
         """The same findings with one more reason the run could not decide."""
@@ -65,6 +68,7 @@ def report_data(outcome: Outcome, verdict: Verdict) -> dict[str, Any]:
             "verdict": verdict.as_json(),
             "changes": render.report_json(outcome.changes) if outcome.changes is not None else None,
             "error": outcome.error,
+            "lost_pairs": [x.as_json() for x in all_lost(outcome.freshness, outcome.changes)],
         },
     )
 
@@ -79,7 +83,7 @@ def finish(
     """
     freshness = outcome.freshness
     verdict = outcome.verdict(settings.fail_on)
-    for line in annotations(freshness, verdict, ctx.manifest_name):
+    for line in annotations(freshness, verdict, ctx.manifest_name, all_lost(freshness, outcome.changes)):
         out.command(line)
     report_path = _report_path(settings)
     try:

@@ -24,8 +24,8 @@ from docsnippets.snippets.records import Inventory, Notice
 
 
 class Undecided(Exception):
-    """Stage 2 cannot judge this PR at all (too large for its budget or for GitHub's lists):
-    an ``error`` status and a comment say why; exit 2."""
+    """Stage 2 cannot judge this PR at all (too large for its budget or for GitHub's lists, or
+    its manifest unreadable): an ``error`` status and a comment say why; exit 2."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ class Fetched:
 def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
     try:
         return _fetch(client, settings, config, pr, problems)
+    except mf.ManifestError as exc:
+        raise Undecided(str(exc)) from None
     except GitHubError as exc:
         if exc.kind == ErrorKind.BUDGET:
             raise Undecided(

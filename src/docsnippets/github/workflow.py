@@ -7,13 +7,13 @@ log; only ``write_outputs`` and ``append_summary`` touch files, the ones the run
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from docsnippets.report.markup import visible
 
-_OUTPUT_DELIMITER = "docsnippets_EOF"
 # The runner obeys ``::name::data`` at the start of a left-trimmed line and, in its legacy
 # form, ``##[name]data`` anywhere in a line, on stdout and stderr alike.
 _COMMAND_START = "::"
@@ -112,14 +112,22 @@ def add_mask(secret: str) -> str | None:
 
 
 def write_outputs(path: Path | None, values: Mapping[str, str]) -> None:
+    """Append ``values`` to the runner's output file, each as ``key<<DELIMITER`` lines.
+
+    The delimiter is new and random for every value (as actions/toolkit makes it), so no value
+    can end its block early and write another output: a fixed delimiter is known to anyone
+    who can put text into a value. A value holding its delimiter is refused.
+    """
     if path is None:
         return
+    blocks = []
+    for key, value in values.items():
+        delimiter = f"ghadelimiter_{uuid.uuid4()}"
+        if delimiter in key or delimiter in value:
+            raise ValueError(f"the output {key!r} contains its own delimiter; not written")
+        blocks.append(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
     with path.open("a", encoding="utf-8") as handle:
-        for key, value in values.items():
-            if "\n" in value:
-                handle.write(f"{key}<<{_OUTPUT_DELIMITER}\n{value}\n{_OUTPUT_DELIMITER}\n")
-            else:
-                handle.write(f"{key}={value}\n")
+        handle.write("".join(blocks))
 
 
 def append_summary(path: Path | None, text: str) -> None:

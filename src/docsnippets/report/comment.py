@@ -21,6 +21,7 @@ from docsnippets.report import templating
 from docsnippets.report.compare import Report, move_reasons
 from docsnippets.report.context import CommentContext
 from docsnippets.report.guidance import HEADLINE_REASONS, fixes, headline
+from docsnippets.report.lost import union
 from docsnippets.report.markup import code_span, location, plain
 from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Snippet
@@ -50,7 +51,7 @@ def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
     """The context's verdict; a caller without a gate setting gets the default one (stale)."""
     if ctx.verdict is not None:
         return ctx.verdict
-    return decide(freshness, "stale", manifest_missing=ctx.head_manifest_missing)
+    return decide(freshness, "stale", manifest_missing=ctx.head_manifest_missing, changes=ctx.changes)
 
 
 def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
@@ -82,6 +83,7 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
             [
                 _reasons_section(verdict, freshness, short),
                 _desync_section(freshness, ctx, short),
+                _section("Pages that lost their counterpart", _lost_items(freshness, ctx), [], short),
                 _section(
                     "Broken references",
                     [ci.broken(sid, b, ctx.links) for sid, b in freshness.broken_references],
@@ -204,3 +206,13 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
         for n, d in enumerate(freshness.desynchronized)
     ]
     return _section("Desynchronized bilingual examples", items, [], short)
+
+
+def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:
+    """Both pages of each lost pair, what happened to the one that went, how many examples it cost."""
+    out = []
+    for x in union(freshness.lost, ctx.changes.lost if ctx.changes is not None else ()):
+        went = f"renamed to {code_span(x.moved_to)}" if x.moved_to else "deleted"
+        n = f"{x.pairs} bilingual example{'s' if x.pairs != 1 else ''}"
+        out.append(f"- {code_span(x.kept)} lost its counterpart {code_span(x.gone)} ({went}): {n} no longer paired")
+    return out

@@ -15,6 +15,7 @@ from typing import Any
 from docsnippets.constants import Relation
 from docsnippets.manifest.build import summarize
 from docsnippets.references.check import BrokenReference
+from docsnippets.report.lost import LostPair, lost_pairs, relation_changes
 from docsnippets.snippets.pairs import align, similarity
 from docsnippets.snippets.records import Inventory, Snippet
 
@@ -59,6 +60,7 @@ class Report:
     # Imports of snippets the checked tree's code does not satisfy (references.py); the
     # engine fills it in, since comparing two inventories says nothing about the code.
     broken_references: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
+    lost: tuple[LostPair, ...] = ()  # pairs of pages of which only one side stays (lost.py)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -211,8 +213,10 @@ def compare(
     if metadata:
         reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
     reasons += _moved_reasons(moved, strict_lines)
-    if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed):
-        reasons.append("bilingual pair relations changed")
+    lost = lost_pairs(before, after, mapping)
+    reasons += [x.sentence() for x in lost]
+    if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed or lost):
+        reasons.append("bilingual pairs changed: " + "; ".join(relation_changes(before, after, mapping)))
 
     before_desync, before_members = _desync_sets(before)
     after_desync, after_members = _desync_sets(after)
@@ -247,6 +251,7 @@ def compare(
         desynchronized=tuple(desync),
         resynchronized=tuple(resync),
         notices=tuple(str(n) for n in after.notices),
+        lost=lost,
     )
 
 

@@ -62,6 +62,7 @@ def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str
         "resynchronized": [_desync(d) for d in report.resynchronized],
         "notices": list(report.notices),
         "broken_references": [_broken(sid, b) for sid, b in report.broken_references],
+        "lost_pairs": [x.as_json() for x in report.lost],
     }
     if extra:
         out.update(extra)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from docsnippets.references.findings import fixes_for
 from docsnippets.report.compare import Desync, Report
+from docsnippets.report.lost import union
 from docsnippets.report.markup import Links, code_span, fenced, location, plain, visible
 from docsnippets.report.verdict import Verdict
 
@@ -24,7 +25,7 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     elif not verdict.fresh:
         about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
     elif verdict.cause == "desync":
-        about = f"{verdict.desync_words()} (fail-on desync); the manifest {name} itself is fresh"
+        about = f"{verdict.pair_words()} (fail-on desync); the manifest {name} itself is fresh"
     elif verdict.cause == "references":
         about = f"{verdict.references_words()} (fail-on {verdict.fail_on}); the manifest {name} itself is fresh"
     else:
@@ -35,9 +36,9 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
     if verdict.passed and not verdict.fresh:
         mark = "⚠️"
         notes.append("not enforced: fail-on never")
-    if verdict.desync and verdict.cause != "desync":
+    if (verdict.desync or verdict.lost) and verdict.cause != "desync":
         enforced = "" if verdict.desync_enforced else f", not enforced (fail-on {verdict.fail_on})"
-        notes.append(verdict.desync_words() + enforced)
+        notes.append(verdict.pair_words() + enforced)
     if verdict.references and verdict.cause != "references":
         enforced = "" if verdict.references_enforced else f", not enforced (fail-on {verdict.fail_on})"
         notes.append(verdict.references_words() + enforced)
@@ -80,6 +81,10 @@ def fixes(
             shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
         note = "The code is compared with comments and docstrings left out: a translated comment is never the cause."
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
+    lost = union(freshness.lost, changes.lost if changes is not None else ())
+    if lost:
+        steps = [f"- {plain(x.fix())}" for x in lost]
+        parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(steps) + "\n")
     if freshness.broken_references:
         lead = (
             "**To fix:**"
@@ -89,6 +94,14 @@ def fixes(
         advice = "; ".join(plain(fix) for fix in fixes_for(b for _, b in freshness.broken_references))
         parts.append(f"{lead} {advice}; the *Broken references* above list each one.")
     return parts
+
+
+def _lost_lead(verdict: Verdict) -> str:
+    if verdict.cause == "desync" and not verdict.desync:
+        return "**To fix:** give each page its counterpart again"
+    if verdict.desync_enforced:
+        return "**Then** give each page its counterpart again"
+    return f"**To give each page its counterpart again** (not enforced: fail-on {verdict.fail_on})"
 
 
 def _resync_lead(verdict: Verdict) -> str:

@@ -10,6 +10,7 @@ from docsnippets.constants import FIX_COMMAND
 from docsnippets.references.findings import IMPORT_KINDS, fixes_for
 from docsnippets.report import entries as en
 from docsnippets.report.compare import Change, Report
+from docsnippets.report.lost import union
 from docsnippets.report.markup import visible
 from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Inventory, Snippet
@@ -115,7 +116,7 @@ def report_text(
 ) -> str:
     """``report`` decides fresh or stale; ``changes`` (a diff's base comparison) is listed after it;
     ``inventory`` (the head tree's) lets twins be told together."""
-    verdict = verdict if verdict is not None else decide(report, "stale")
+    verdict = verdict if verdict is not None else decide(report, "stale", changes=changes)
     lines: list[str] = []
     if report.fresh:
         lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
@@ -127,10 +128,15 @@ def report_text(
         lines.append("compared with the base manifest:")
         plain = replace(changes, desynchronized=())
         lines += (_grouped(_entries(plain, cp)) + _moves(plain)) or ["  no snippet changes"]
+    lost = union(report.lost, changes.lost if changes is not None else ())
+    if lost:
+        lines.append("pages that lost their counterpart:")
+        lines += [f"  {visible(x.sentence())}" for x in lost]
     lines.append(verdict.sentence())
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     if report.desynchronized:
         lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
+    lines += [f"fix: {visible(x.fix())}" for x in lost]
     lines += [f"fix: {fix}" for fix in fixes_for(b for _, b in report.broken_references)]
     return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from typing import Any
 
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
 from docsnippets.report.compare import Report
+from docsnippets.report.lost import union
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Verdict:
     error: str | None = None
     manifest_missing: bool = False
     references: int = 0
+    lost: int = 0  # pairs of pages one side of which was renamed or deleted: desynchronized too
 
     @property
     def gate(self) -> frozenset[str]:
@@ -42,7 +44,7 @@ class Verdict:
         """
         if not self.fresh and self.stale_enforced:
             return Cause.STALE
-        if self.desync and self.desync_enforced:
+        if (self.desync or self.lost) and self.desync_enforced:
             return Cause.DESYNC
         if self.references and self.references_enforced:
             return Cause.REFERENCES
@@ -78,6 +80,15 @@ class Verdict:
         n = self.desync
         return f"{n} bilingual example{'s' if n != 1 else ''} out of sync"
 
+    def lost_words(self) -> str:
+        n = self.lost
+        return f"{n} bilingual page{'s' if n != 1 else ''} lost {'their' if n != 1 else 'its'} counterpart"
+
+    def pair_words(self) -> str:
+        """The desynchronized examples and the pages that lost their counterpart, as counted."""
+        words = [self.desync_words()] if self.desync else []
+        return "; ".join([*words, self.lost_words()] if self.lost else words)
+
     def references_words(self) -> str:
         n = self.references
         return f"{n} broken reference{'s' if n != 1 else ''} to the code"
@@ -93,6 +104,8 @@ class Verdict:
         found = [self.manifest_words()]
         if self.desync:
             found.append(self.desync_words() + ("" if self.desync_enforced else ", not enforced"))
+        if self.lost:
+            found.append(self.lost_words() + ("" if self.desync_enforced else ", not enforced"))
         if self.references:
             found.append(self.references_words() + ("" if self.references_enforced else ", not enforced"))
         if self.error is not None:
@@ -107,6 +120,7 @@ class Verdict:
             "fail_on": self.fail_on,
             "fresh": self.fresh,
             "desynchronized": self.desync,
+            "lost_pairs": self.lost,
             "broken_references": self.references,
             "error": self.error,
         }
@@ -121,7 +135,10 @@ def decide(
     *,
     error: str | None = None,
     manifest_missing: bool = False,
+    changes: Report | None = None,
 ) -> Verdict:
+    """``changes`` (the base manifest against the same tree) adds the pages that lost their
+    counterpart since the base: the committed manifest may already have forgotten them."""
     return Verdict(
         fail_on=parse_fail_on(fail_on),
         fresh=freshness.fresh,
@@ -130,4 +147,5 @@ def decide(
         error=error,
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
+        lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
     )
