@@ -7,8 +7,9 @@ runner must find no command in stdout or stderr but the Action's own annotations
 
 from __future__ import annotations
 
+from tests.support.gfm import assert_structure
 from tests.support.runner_log import foreign, obeyed
-from tests.support.scenario import TOKEN, Result
+from tests.support.scenario import REPO, TOKEN, Result
 from tests.support.small_pr import SNIPPET, SmallPR, manifest_with
 
 INJECTED = (
@@ -59,14 +60,19 @@ def test_stage_1_log_of_a_hostile_manifest(tmp_path, fake):
 def test_stage_2_log_of_a_directory_under_a_hostile_name(tmp_path, fake):
     pr = SmallPR(tmp_path, fake, head={f"{EVIL}/inner.md": "# not the listed file\n"})
     # The PR's file list names the hostile path itself; the API finds a directory there.
-    files = fake.repos["THUDM/slime"].pulls[42]["files"]
+    files = fake.repos[REPO].pulls[42]["files"]
     files[0]["filename"] = EVIL
     result = pr.stage2().run()
     assert result.code != 0, result.stdout + result.stderr
     assert "evil%0A::set-output" in result.stdout + result.stderr
     assert_obeys_nothing_injected(result)
-    for status in pr.statuses():
-        assert "\n" not in status["description"] and len(status["description"]) <= 140
+    # The status names the file too: on one line, within GitHub's 140 characters.
+    [status] = pr.statuses()
+    assert status["state"] == "error"
+    assert "\n" not in status["description"] and len(status["description"]) <= 140
+    assert "evil ::set-output" in status["description"]
+    for comment in fake.comments(REPO, 42):  # the reason, for the author, shown inert
+        assert_structure(comment.body, allowed=frozenset({"blockquote"}))
 
 
 def test_stage_2_log_and_status_of_a_stale_file_with_a_hostile_name(tmp_path, fake):
