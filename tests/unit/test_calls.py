@@ -356,7 +356,7 @@ def test_call_findings_in_the_json_the_text_the_comment_and_the_annotations(lib)
     assert (
         "- `docs/<b>x</b>.md:21` call `fetch`: missing required keyword\\-only argument `retries` of `fetch`" in section
     )
-    assert "ignore\\[KIND\\] on its line" in section
+    assert "of `fetch` (`lib/api.py:6`)" in section and "ignore\\[KIND\\] on its line" in section
     (line,) = annotations(report, decide(report, "stale,references"), "m.json")
     assert line.startswith("::error ") and "title=Snippet call does not fit the code" in line
 

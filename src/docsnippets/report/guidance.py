@@ -89,7 +89,7 @@ def fixes(
         lead = (
             "**To fix:**"
             if verdict.references_enforced
-            else f"**To fix the imports** (not enforced: fail-on {verdict.fail_on}):"
+            else f"**To fix the references** (not enforced: fail-on {verdict.fail_on}):"
         )
         advice = "; ".join(plain(fix) for fix in fixes_for(b for _, b in freshness.broken_references))
         parts.append(f"{lead} {advice}; the *Broken references* above list each one.")

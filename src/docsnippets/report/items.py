@@ -7,6 +7,7 @@ after it: at column 0 it would end the list and make every entry a list of its o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
@@ -176,7 +177,16 @@ def _quoted(reason: str) -> str:
     parts = reason.split("`")
     if len(parts) % 2 == 0:
         return plain(reason)
-    return "".join(code_span(p) if i % 2 else plain(p) for i, p in enumerate(parts))
+    return "".join(code_span(p) if i % 2 else _with_places(p) for i, p in enumerate(parts))
+
+
+def _with_places(text: str) -> str:
+    """Plain text whose ``(path:line)`` places become code spans inside their parentheses."""
+    pieces = _PLACE.split(text)
+    return "".join(f"({code_span(p)})" if i % 2 else plain(p) for i, p in enumerate(pieces))
+
+
+_PLACE = re.compile(r"\(([^()\s`]+:\d+)\)")
 
 
 def file_table(snippets: Sequence[Snippet]) -> str:
