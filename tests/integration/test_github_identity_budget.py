@@ -47,7 +47,7 @@ def test_requests_past_the_budget_are_refused_unsent(fake: FakeGitHub) -> None:
     assert getattr(err.value, "kind", None) == "budget"
     assert "budget of 3 API requests" in str(err.value)
     assert len(fake.log) == 3
-    gh.budget.extend(2)  # what a run grants itself to deliver its verdict
+    gh.budget.grant(2)  # what a run grants itself to deliver its verdict
     assert gh.upsert_comment(PR, "report", create=False).action == "skipped"
     assert len(fake.log) == 4
 

@@ -110,16 +110,18 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     try:
         pr = find_pull(client, run)
         try:
-            fetched = fetch(client, settings, checkout.config, pr, problems)
+            fetched: Fetched | Undecided = fetch(client, settings, checkout.config, pr, problems)
         except Undecided as exc:
-            client.budget.extend(DELIVERY_REQUESTS)
-            still_head(client, pr)
-            return undecided(client, settings, pr, str(exc), out)
+            fetched = exc
+        # Reading is over, within its budget; the PR read again and the verdict's delivery
+        # (comments, comment, status) have an allowance of their own.
+        client.budget.grant(DELIVERY_REQUESTS)
         still_head(client, pr)
     except Superseded as exc:
         out.line(f"docsnippets: {exc}")
         return int(ExitCode.PASSED)
-    client.budget.extend(DELIVERY_REQUESTS)
+    if isinstance(fetched, Undecided):
+        return undecided(client, settings, pr, str(fetched), out)
     for refusal in fetched.refused:
         problems.failed(refusal, "its snippets were not judged")
     outcome = judge(settings, checkout.config, fetched, problems.error)
@@ -159,12 +161,8 @@ def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out
     from docsnippets.github.client import GitHubError
 
     out.annotate("error", reason)
-    try:
-        if settings.comment != CommentMode.NEVER:
-            body = f"### ❌ docsnippets: could not decide — {plain(reason)}\n"
-            done = client.upsert_comment(pr.number, body, create=True)
-            out.line(f"docsnippets: PR comment {done.action}")
-        if settings.status_context:
+    if settings.status_context:
+        try:  # first: the gate's answer is never crowded out by the comment
             client.set_status(
                 pr.head_sha,
                 "error",
@@ -173,8 +171,15 @@ def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out
                 target_url=_target(settings),
             )
             out.line(f"docsnippets: commit status {settings.status_context} set to error on {pr.head_sha[:12]}")
-    except GitHubError as exc:
-        out.annotate("warning", str(exc))
+        except GitHubError as exc:
+            out.annotate("warning", f"{exc}; branch protection will not see this verdict")
+    if settings.comment != CommentMode.NEVER:
+        try:
+            body = f"### ❌ docsnippets: could not decide — {plain(reason)}\n"
+            done = client.upsert_comment(pr.number, body, create=True)
+            out.line(f"docsnippets: PR comment {done.action}")
+        except GitHubError as exc:
+            out.annotate("warning", str(exc))
     out.line(f"docsnippets: could not decide: {reason}; exit 2")
     return int(ExitCode.ERROR)
 
@@ -226,6 +231,7 @@ def set_status(client: Any, settings: Settings, sha: str, outcome: Outcome, out:
         return outcome
     verdict = outcome.verdict(settings.fail_on)
     state = status_state(verdict)
+    client.budget.grant(1)  # however many comments the PR has, its status can be set
     try:
         client.set_status(
             sha,

@@ -42,9 +42,9 @@ class RequestBudget:
             )
         self.used += 1
 
-    def extend(self, requests: int) -> None:
-        """Allow ``requests`` more than have been sent so far (at least the current limit)."""
-        self.limit = max(self.limit, self.used + requests)
+    def grant(self, requests: int) -> None:
+        """From now on, allow exactly ``requests`` more: a new phase with its own allowance."""
+        self.limit = self.used + max(0, requests)
 
 
 class Transport:
