@@ -100,38 +100,46 @@ def _walk_typed(root: Path) -> tuple[list[str], frozenset[str]]:
     plus the paths whose directory entry says "regular file".
 
     The entry types come free with ``os.scandir`` (no stat), and let the reader skip its
-    lstat. The scan does what ``os.walk(root, followlinks=False)`` does, entry by entry; when
-    a directory cannot be listed it hands over to ``os.walk`` itself, so that an unlistable
-    directory is skipped silently, exactly as ``os.walk`` defines it.
+    lstat. The scan does what ``os.walk(root, followlinks=False)`` does, entry by entry,
+    except that a directory it cannot list is an error: skipping it would report its
+    snippets as removed, and ``update`` would drop them from the manifest.
     """
     top = os.fspath(root)
     if os.sep == "/" and os.altsep is None:
-        typed = _scan(top)
-        if typed is not None:
-            return typed
+        return _scan(top)
     return _os_walk(root, top), frozenset()
 
 
-def _scan(top: str) -> tuple[list[str], frozenset[str]] | None:
+def _unlistable(rel: str, exc: OSError) -> TreeError:
+    where = rel.rstrip("/") or "."
+    why = "permission denied" if isinstance(exc, PermissionError) else exc.strerror or str(exc)
+    return TreeError(
+        f"{where}: directory cannot be read ({why}); make it readable, or move it out of the root, "
+        "so that its Markdown is not taken as deleted"
+    )
+
+
+def _scan(top: str) -> tuple[list[str], frozenset[str]]:
     out: list[str] = []
     regular: set[str] = set()
     stack = [("", top)]
-    try:
-        while stack:
-            rel, path = stack.pop()
+    while stack:
+        rel, path = stack.pop()
+        try:
             with os.scandir(path) as entries:
-                for entry in list(entries):
-                    name = rel + entry.name
-                    if _entry_is(entry.is_dir):
-                        # os.walk lists a directory symlink among the directories, never descends.
-                        if entry.name != ".git" and not _entry_is(entry.is_symlink):
-                            stack.append((name + "/", entry.path))
-                        continue
-                    out.append(name)
-                    if _entry_is(lambda e=entry: e.is_file(follow_symlinks=False)):
-                        regular.add(name)
-    except OSError:  # scandir or its iteration failed: os.walk skips such a directory
-        return None
+                listed = list(entries)
+        except OSError as exc:
+            raise _unlistable(rel, exc) from None
+        for entry in listed:
+            name = rel + entry.name
+            if _entry_is(entry.is_dir):
+                # os.walk lists a directory symlink among the directories, never descends.
+                if entry.name != ".git" and not _entry_is(entry.is_symlink):
+                    stack.append((name + "/", entry.path))
+                continue
+            out.append(name)
+            if _entry_is(lambda e=entry: e.is_file(follow_symlinks=False)):
+                regular.add(name)
     out.sort()
     return out, frozenset(regular)
 
@@ -151,7 +159,11 @@ def _os_walk(root: Path, top: str) -> list[str]:
     prefix = top if top.endswith(os.sep) else top + os.sep
     fast = os.sep == "/" and os.altsep is None
     out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+
+    def fail(exc: OSError) -> None:
+        raise _unlistable(os.path.relpath(exc.filename or top, top), exc)
+
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False, onerror=fail):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
         if not fast:
             rel = Path(dirpath).relative_to(root)
@@ -214,8 +226,10 @@ def read_file(root: Path, rel: str, limit: int | None = None) -> bytes | Notice 
         if not _inside(real, root):
             return Notice(rel, "symlink points outside the root; not followed")
         if stat.S_ISLNK(mode):
+            if not os.path.exists(name):  # dangling or a loop: what it stood for is lost
+                raise TreeError(f"{rel}: broken symlink (its target does not exist); fix the link or remove it")
             if not os.path.isfile(real):
-                return None  # dangling, a loop, or not a file: absent, as for pathlib
+                return None  # a directory or a device: not a page
             return _read_regular(real, limit)
         if not stat.S_ISREG(mode):
             return None

@@ -339,8 +339,15 @@ CASES = [
         "symlink-loop",
         UPDATE,
         both(symlink("loop.md", "loop.md"), symlink("b.md", "c.md"), symlink("c.md", "b.md")),
-        0,
-        stdout=("2 snippets",),
+        2,
+        ("b.md", "broken symlink", "fix the link or remove it"),
+    ),
+    Case(
+        "symlink-dangling",
+        UPDATE,
+        symlink("docs/zh/gone.md", "{root}/docs/zh/nowhere.md"),
+        2,
+        ("docs/zh/gone.md", "broken symlink", "fix the link or remove it"),
     ),
     Case("markdown-fifo", UPDATE, fifo("docs/pipe.md"), 0, (), stdout=("2 snippets",), child=True),
     Case(

@@ -331,8 +331,10 @@ def test_corpus_files_agree_also_reencoded_and_nested(head_tree, base_tree):
 
 
 def _reference_read(root: Path, rel: str) -> bytes | Notice | None:
-    path = root / rel  # tree.read_file before it used os.lstat (a symlink loop now reads as absent)
+    path = root / rel  # tree.read_file before it used os.lstat
     try:
+        if path.is_symlink() and not os.path.exists(path):  # dangling or a loop: an error, never "absent"
+            raise TreeError(f"{rel}: broken symlink")
         if path.is_symlink() and not path.resolve().is_relative_to(root):
             return Notice(rel, "symlink points outside the root; not followed")
         if not path.is_file():
@@ -404,7 +406,8 @@ def test_listing_hints_are_only_hints(odd_tree):
         assert hinted == _outcome(_reference_read, odd_tree, rel), rel
 
 
-def test_walk_falls_back_to_os_walk_on_errors(odd_tree, monkeypatch):
+@pytest.mark.parametrize("walk", ["scan", "os.walk"])
+def test_an_unlistable_directory_is_an_error_naming_it(odd_tree, monkeypatch, walk):
     real = os.scandir
 
     def failing(path):
@@ -413,5 +416,12 @@ def test_walk_falls_back_to_os_walk_on_errors(odd_tree, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", failing)  # os.walk calls it too: same failure both ways
-    assert tree._walk_typed(odd_tree)[0] == _reference_walk(odd_tree)
-    assert "a b/ç/deep.md" not in tree._walk_typed(odd_tree)[0]
+    walker = tree._walk_typed if walk == "scan" else lambda root: (tree._os_walk(root, os.fspath(root)), None)
+    with pytest.raises(TreeError, match=r"^a b/ç: directory cannot be read \(permission denied\); make it readable"):
+        walker(odd_tree)
+
+
+def test_a_broken_symlink_is_an_error_naming_it(odd_tree):
+    for rel in ("dangling.md", "self.md"):
+        with pytest.raises(TreeError, match=rf"^{rel}: broken symlink .*fix the link or remove it"):
+            tree.read_file(odd_tree, rel)
