@@ -446,7 +446,9 @@ def main(argv: list[str] | None = None) -> int:
         tree = prepare_tree(out, args.files, args.async_share, args.seed, args.git, env)
         manifest = base_manifest(python, tree, out, env)
         changed = pick_changed(tree, args.changed)
-        small = prepare_tree(out, args.small_files, args.async_share, args.seed, args.git, env)
+        # The small tree gets enough pages with examples for the same kind of change as the big
+        # one (one page with examples edited, two without); at 1 % a 100-file tree has none.
+        small = prepare_tree(out, args.small_files, max(args.async_share, 0.1), args.seed, args.git, env)
         small_manifest = base_manifest(python, small, out, env)
         small_changed = pick_changed(small, args.changed)
         upd = out / "update-manifest.json"

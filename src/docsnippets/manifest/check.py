@@ -73,8 +73,8 @@ def validate(data: dict[str, Any], bad: Bad) -> None:
     by_id: dict[str, tuple[str, dict[str, Any]]] = {}
     for file, group in files.items():
         _check_group(file, group, source, bad)
-        for sid, entry in zip(_ids(file, group["snippets"]), group["snippets"], strict=True):
-            by_id[sid] = (file, entry)
+        for entry in group["snippets"]:  # each id checked against its file and body just now
+            by_id[entry["id"]] = (file, entry)
     for sid, (file, entry) in by_id.items():
         _check_pair(sid, file, entry, files, by_id, bad)
 
