@@ -123,7 +123,8 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     if isinstance(fetched, Undecided):
         return undecided(client, settings, pr, str(fetched), out)
     for refusal in fetched.refused:
-        problems.failed(refusal, "its snippets were not judged")
+        problems.errors.append(str(refusal))
+        problems.warn(f"{refusal}; its snippets were not judged")
     outcome = judge(settings, checkout.config, fetched, problems.error)
     verdict = outcome.verdict(settings.fail_on)
     finding = cross_check(facts_of(report_data(outcome, verdict)), stage1_facts(checkout.root, settings.report))
