@@ -29,3 +29,11 @@ def test_a_local_check_names_no_pr_and_no_edited_side(inventory_of):
     assert "Desynchronized bilingual examples" in text
     assert "this PR" not in text and "neither side" not in text and "in this change" not in text
     assert "edit the one that is wrong" in text
+
+
+def test_an_example_added_in_both_languages_is_one_example(inventory_of):
+    empty = inventory_of({"docs/en/p.md": "# P\n", "docs/zh/p.md": "# P\n"})
+    both = inventory_of({"docs/en/p.md": f"```python\n{A}```\n", "docs/zh/p.md": f"```python\n{A}```\n"})
+    assert compare(empty, both).reasons == ("1 example added (en + zh)",)
+    one = inventory_of({"docs/en/p.md": f"```python\n{A}```\n", "docs/zh/p.md": "# P\n"})
+    assert compare(empty, one).reasons == ("1 snippet added",)

@@ -207,9 +207,14 @@ def compare(
     reasons: list[str] = []
     if settings_changed:
         reasons.append("the selection settings differ from the manifest's")
-    for items, word in ((added, "added"), (removed, "removed"), (changed, "changed")):
-        if items:
-            reasons.append(f"{len(items)} snippet{'s' if len(items) != 1 else ''} {word}")
+    new = {j for j in range(len(after.snippets)) if j not in reverse}
+    both = sum(1 for p in after.pairs if p.en in new and p.zh in new)  # one example, written in both languages
+    if both:
+        reasons.append(f"{both} example{'s' if both != 1 else ''} added (en + zh)")
+    alone = (len(added) - 2 * both, "added")
+    for n, word in (alone, (len(removed), "removed"), (len(changed), "changed")):
+        if n:
+            reasons.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
     if metadata:
         reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
     reasons += _moved_reasons(moved, strict_lines)
