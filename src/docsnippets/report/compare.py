@@ -187,6 +187,17 @@ def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     return out
 
 
+def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, removed: int, changed: int) -> list[str]:
+    """The counts as reasons; an example added in both languages at once is one example."""
+    new = {j for j in range(len(after.snippets)) if j not in reverse}
+    both = sum(1 for p in after.pairs if p.en in new and p.zh in new)
+    out = [f"{both} example{'s' if both != 1 else ''} added (en + zh)"] if both else []
+    for n, word in ((added - 2 * both, "added"), (removed, "removed"), (changed, "changed")):
+        if n:
+            out.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
+    return out
+
+
 def compare(
     before: Inventory,
     after: Inventory,
@@ -207,14 +218,7 @@ def compare(
     reasons: list[str] = []
     if settings_changed:
         reasons.append("the selection settings differ from the manifest's")
-    new = {j for j in range(len(after.snippets)) if j not in reverse}
-    both = sum(1 for p in after.pairs if p.en in new and p.zh in new)  # one example, written in both languages
-    if both:
-        reasons.append(f"{both} example{'s' if both != 1 else ''} added (en + zh)")
-    alone = (len(added) - 2 * both, "added")
-    for n, word in (alone, (len(removed), "removed"), (len(changed), "changed")):
-        if n:
-            reasons.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
+    reasons += _count_reasons(after, reverse, len(added), len(removed), len(changed))
     if metadata:
         reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
     reasons += _moved_reasons(moved, strict_lines)
