@@ -36,6 +36,7 @@ PLAIN_CHECK = {
     "docsnippets.cli.commands",
     "docsnippets.cli.init",
     "docsnippets.cli.output",
+    "docsnippets.cli.parser",
     "docsnippets.cli.paths",
     "docsnippets.config",
     "docsnippets.configfile",

@@ -171,6 +171,7 @@ def test_no_patch_when_the_untouched_side_differs_otherwise(comment_of):
     after = {**before, "docs/en/x.md": en_old.replace("f(1)", "f(5)")}
     text = comment_of(before, after)
     assert "this PR edited the English side" in text and "git apply" not in text
+    assert "No patch for the Chinese side: the change does not carry over line for line" in text, text
 
 
 def test_markdown_format_from_the_cli(tmp_path: Path, capsys):
@@ -207,3 +208,53 @@ def test_readme_sample_is_the_generated_one(slime):
     assert script.into_readme(readme, script.slime_comment(*slime)) == readme, (
         "run: python bench/sample_comment.py --readme"
     )
+
+
+_EN = 'async def main():\n    """Run it."""\n    await f(1)  # call it\n    return 1\n'
+_ZH = _EN.replace("Run it.", "运行它。").replace("# call it", "# 调用它")
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+@pytest.mark.parametrize(
+    ("zh_new", "en_expected"),
+    [
+        # a changed code line that also gains a Chinese comment: the code goes over, the comment stays home
+        (_ZH.replace("await f(1)  # 调用它", "await f(2)  # 调用它，第二个参数"), _EN.replace("f(1)", "f(2)")),
+        # a Chinese comment line added above the changed line
+        (_ZH.replace("    await f(1)", "    # 先准备\n    await f(2)"), _EN.replace("f(1)", "f(2)")),
+        # a new code line carrying a Chinese comment
+        (
+            _ZH.replace("    return 1", "    await g()  # 再调用\n    return 1"),
+            _EN.replace("    return 1", "    await g()\n    return 1"),
+        ),
+    ],
+    ids=["changed-line-gains-comment", "comment-line-added", "new-line-with-comment"],
+)
+def test_the_patch_carries_code_only(tmp_path: Path, comment_of, zh_new: str, en_expected: str):
+    before = {"docs/en/x.md": fence(_EN), "docs/zh/x.md": fence(_ZH)}
+    after = {**before, "docs/zh/x.md": fence(zh_new)}
+    text = comment_of(before, after)
+    assert_structure(text)
+    found = re.search(r"brings the English side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
+    assert found, text
+    patch_text = "".join(line[2:] + "\n" for line in found.group(1).splitlines())
+    assert not _CJK.search(patch_text), patch_text
+    repo = write(tmp_path / "repo", after)
+    _git(repo, "init", "-q")
+    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
+    _git(repo, "apply", "fix.patch")
+    assert (repo / "docs/en/x.md").read_text(encoding="utf-8") == fence(en_expected)
+
+
+@pytest.mark.parametrize(
+    ("en_old", "zh_new", "why"),
+    [
+        (_EN, _ZH.replace("运行它。", "运行它两次。").replace("f(1)", "f(2)"), "the change edits a docstring"),
+    ],
+    ids=["docstring-edited"],
+)
+def test_no_patch_says_why(comment_of, en_old: str, zh_new: str, why: str):
+    before = {"docs/en/x.md": fence(en_old), "docs/zh/x.md": fence(_ZH)}
+    text = comment_of(before, {**before, "docs/zh/x.md": fence(zh_new)})
+    assert_structure(text)
+    assert "git apply" not in text and f"No patch for the English side: {why}" in text, text

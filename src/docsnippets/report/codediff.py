@@ -27,7 +27,8 @@ def _docstring_at(toks: list[tokenize.TokenInfo], i: int, prev: int) -> bool:
     return j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT, tokenize.ENDMARKER)
 
 
-def _spans(source: str) -> list[Span]:
+def prose_spans(source: str) -> list[Span]:
+    """Where the comments and docstrings are: the prose, which is written in one language."""
     out: list[Span] = []
     toks = tokens(source)
     prev = tokenize.NEWLINE
@@ -53,7 +54,7 @@ def code_lines(body: str) -> list[str]:
     """The body's lines without comments and docstrings; lines left empty are dropped."""
     source = dedent(body)
     lines = source.split("\n")
-    for span in sorted(_spans(source), reverse=True):
+    for span in sorted(prose_spans(source), reverse=True):
         _cut(lines, span)
     return [line.rstrip() for line in lines if line.strip()]
 

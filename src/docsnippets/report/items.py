@@ -27,7 +27,7 @@ from docsnippets.report.markup import (
     span,
     visible_block,
 )
-from docsnippets.report.resync import patch
+from docsnippets.report.resync import Offer, patch
 from docsnippets.snippets.records import Snippet
 
 STATES = {
@@ -151,19 +151,21 @@ def desync(
     text = code_diff(en_side.body, zh_side.body, f"en/{en_side.file}", f"zh/{zh_side.file}")
     text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
     line += collapsed("English vs Chinese code without comments or docstrings", fenced(visible_block(text), "diff"))
-    fix = _patch(d, touched, edited)
-    if fix is not None:
+    offer = _patch(d, touched, edited)
+    if offer.text is not None:
         side = _SIDE[1 - touched[0]]
-        line += collapsed(f"Patch that brings the {side} side in line (git apply)", fenced(fix, "diff"))
+        line += collapsed(f"Patch that brings the {side} side in line (git apply)", fenced(offer.text, "diff"))
+    elif offer.why is not None:
+        line += f"\n\n  No patch for the {_SIDE[1 - touched[0]]} side: {plain(offer.why)}; edit its code by hand."
     return ended(line)
 
 
-def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) -> str | None:
+def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) -> Offer:
     if len(touched) != 1:
-        return None
+        return Offer()
     change = edited.get(d.sides[touched[0]].key)
     if change is None:
-        return None
+        return Offer()
     return patch(change.before, change.after, d.sides[1 - touched[0]])  # type: ignore[attr-defined]
 
 

@@ -4,20 +4,103 @@ Offered only when it provably works: the untouched side must hold every line the
 replaced, unaltered, and once patched its code (comments left out) must equal the changed
 side's. The patch is cut from the snippet's own lines, which are the file's lines from
 ``code_lines[0]`` on, so ``git apply`` finds them where the manifest says they are.
+
+A patch carries code only. Comments and docstrings are prose in one language: the lines it
+brings over lose their comments, the lines it replaces keep the untouched side's own, and a
+result holding any prose the untouched side did not already have is not offered. When the
+change cannot be carried that way, the reason is said instead of a patch.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import tokenize
+from collections import Counter
+from dataclasses import dataclass
 
-from docsnippets.report.codediff import code_lines, hunks
+from docsnippets.report.codediff import code_lines, hunks, prose_spans
 from docsnippets.report.markup import visible_block
+from docsnippets.snippets.classify import dedent, tokens
 from docsnippets.snippets.records import Snippet
 
 Lines = list[str]
 # A name git writes without quoting, and that reads the same in the comment as in the file.
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9_.+@][A-Za-z0-9_./+@-]*")
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A patch for the untouched side, or why none is offered (both None: nothing to patch)."""
+
+    text: str | None = None
+    why: str | None = None
+
+
+class _NoPatch(Exception):
+    """The change cannot be carried over exactly; the message says why, for the reader."""
+
+
+@dataclass(frozen=True)
+class _Prose:
+    """Where a body's prose is, by line index: comment columns, docstring lines, and the texts."""
+
+    comments: dict[int, int]
+    docstrings: frozenset[int]
+    texts: Counter[str]
+
+
+def _prose(body: str) -> _Prose:
+    """The prose of ``body``, whose lines are ``body.splitlines(keepends=True)``."""
+    source = dedent(body)
+    toks = tokens(source)
+    if not toks or toks[-1].type != tokenize.ENDMARKER:
+        raise _NoPatch("the example does not tokenize as Python, so its comments cannot be told from its code")
+    body_lines, source_lines = body.split("\n"), source.split("\n")
+    if len(body_lines) != len(body.splitlines()) + (1 if body.endswith("\n") else 0):
+        raise _NoPatch("the example has line breaks other than newlines")
+    comments: dict[int, int] = {}
+    docstrings: set[int] = set()
+    texts: Counter[str] = Counter()
+    for (r1, c1), (r2, c2) in prose_spans(source):
+        if r1 == r2 and source_lines[r1 - 1][c1 : c1 + 1] == "#":
+            shift = len(body_lines[r1 - 1]) - len(source_lines[r1 - 1])
+            comments[r1 - 1] = c1 + shift
+            texts[source_lines[r1 - 1][c1:c2]] += 1
+        else:
+            docstrings.update(range(r1 - 1, r2))
+            rows = source_lines[r1 - 1 : r2]
+            texts["\n".join([*rows[:-1], rows[-1][:c2]])[c1:]] += 1
+    return _Prose(comments, frozenset(docstrings), texts)
+
+
+def _ending(line: str) -> str:
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _code_of(lines: Lines, j1: int, j2: int, prose: _Prose) -> Lines:
+    """Lines j1..j2 of the changed side as they go over: comments cut, comment-only lines left out."""
+    out: Lines = []
+    for j in range(j1, j2):
+        if j in prose.docstrings:
+            raise _NoPatch("the change edits a docstring, which each language writes in its own words")
+        col = prose.comments.get(j)
+        if col is None:
+            out.append(lines[j])
+        elif code := lines[j][:col].rstrip():
+            out.append(code + _ending(lines[j]))
+    return out
+
+
+def _keeping_own(y: Lines, w0: int, w1: int, new: Lines, prose: _Prose) -> Lines:
+    """``new`` in place of y[w0:w1], with the comment the replaced line carried kept on it."""
+    if not any(i in prose.comments or i in prose.docstrings for i in range(w0, w1)):
+        return new
+    if w1 - w0 == 1 and len(new) == 1 and w0 not in prose.docstrings:
+        code = y[w0][: prose.comments[w0]].rstrip()
+        if code:
+            return [new[0].rstrip("\r\n") + y[w0][len(code) :]]
+    raise _NoPatch("the lines it changes hold comments of the untouched side's own")
 
 
 def _positions(a: Lines, y: Lines) -> dict[int, int]:
@@ -43,32 +126,70 @@ def _where(pos: dict[int, int], i1: int, i2: int) -> tuple[int, int] | None:
     return None if before is None else (before + 1, before + 1)
 
 
-def applied(before: str, after: str, other: str) -> str | None:
-    """``other`` with the edit ``before`` -> ``after`` made to it, or None when it does not fit."""
+def _keys(lines: Lines, prose: _Prose) -> Lines:
+    """Each line as the two languages share it: its code, a comment-only line as a bare ``#``."""
+    out: Lines = []
+    for i, line in enumerate(lines):
+        col = prose.comments.get(i)
+        out.append(line.rstrip("\r\n") if col is None else (line[:col].rstrip() or "#"))
+    return out
+
+
+def _prose_only(keys: Lines) -> bool:
+    return all(not k.strip() or k == "#" for k in keys)
+
+
+def applied(before: str, after: str, other: str) -> str:
+    """``other`` with the code of the edit ``before`` -> ``after`` made to it. Lines are matched
+    by their code, so a line whose comment each language words its own way still matches."""
     a, b, y = before.splitlines(keepends=True), after.splitlines(keepends=True), other.splitlines(keepends=True)
-    pos = _positions(a, y)
+    prose_a, prose_b, prose_y = _prose(before), _prose(after), _prose(other)
+    a_keys = _keys(a, prose_a)
+    pos = _positions(a_keys, _keys(y, prose_y))
     out = list(y)
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     for _, i1, i2, j1, j2 in reversed(ops):
+        new = _code_of(b, j1, j2, prose_b)
+        if not new and _prose_only(a_keys[i1:i2]):
+            continue  # a change of prose or blank lines only: the untouched side keeps its own
         where = _where(pos, i1, i2)
         if where is None:
-            return None
-        out[where[0] : where[1]] = b[j1:j2]
+            raise _NoPatch("the untouched side differs from the old code beyond this change")
+        out[where[0] : where[1]] = _keeping_own(y, *where, new, prose_y)
     return "".join(out)
 
 
-def patch(before: Snippet, after: Snippet, other: Snippet) -> str | None:
-    """A ``git apply`` patch for ``other``'s file, or None when none brings it in line."""
-    if not other.body.endswith("\n") or not _PLAIN_PATH.fullmatch(other.file):
-        return None
+def _checked(before: Snippet, after: Snippet, other: Snippet) -> str | None:
+    """The untouched side patched, proven to carry the code and no prose of the other language."""
+    if not other.body.endswith("\n"):
+        raise _NoPatch("the example's last line has no line break")
+    if not _PLAIN_PATH.fullmatch(other.file):
+        raise _NoPatch("its file name would need quoting in a patch")
     fixed = applied(before.body, after.body, other.body)
-    if fixed is None or fixed == other.body or code_lines(fixed) != code_lines(after.body):
+    if fixed == other.body:
         return None
+    if code_lines(fixed) != code_lines(after.body):
+        raise _NoPatch("the change does not carry over line for line")
+    if _prose(fixed).texts - _prose(other.body).texts:
+        raise _NoPatch("it would bring over text of the other language")
+    return fixed
+
+
+def patch(before: Snippet, after: Snippet, other: Snippet) -> Offer:
+    """A ``git apply`` patch for ``other``'s file, or why none brings it in line."""
+    try:
+        fixed = _checked(before, after, other)
+    except _NoPatch as refused:
+        return Offer(why=str(refused))
+    if fixed is None:
+        return Offer()
     offset = other.code_lines[0] - 1
     body = hunks(other.body.splitlines(keepends=True), fixed.splitlines(keepends=True), 3, offset=offset, trim=False)
     # git anchors a hunk without trailing context to the end of the file; the fence follows
-    # the snippet, so such a hunk would not apply, and none is offered.
+    # the snippet, so such a hunk would not apply.
     if not body or not body[-1].startswith(" "):
-        return None
+        return Offer(why="the change reaches the example's last line, where a patch cannot be anchored")
     text = "".join([f"--- a/{other.file}\n", f"+++ b/{other.file}\n", *body])
-    return text if visible_block(text) == text else None
+    if visible_block(text) != text:
+        return Offer(why="the patch would hold characters the comment cannot show as they are")
+    return Offer(text=text)
