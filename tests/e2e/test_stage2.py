@@ -129,13 +129,13 @@ def test_fork_pr_gets_its_comment_and_status_from_stage_2(tmp_path, fake, manife
     assert TOKEN not in result.shown + result.stderr + result.summary + comment.body
     assert result.stdout.startswith(f"::add-mask::{TOKEN}\n")
 
-    # The cost: the PR lookup, the files, the head's tree, one read per distinct blob, the base
-    # manifest, the PR read again, the comments, the two writes.
+    # The cost: the PR lookup, the files, the head's and the base's trees, one read per distinct
+    # blob, the base manifest, the PR read again, the comments, the two writes.
     reads = len(fake.requests("GET", r"/git/blobs/"))
     assert reads == len(set(r.path for r in fake.requests("GET", r"/git/blobs/")))  # each blob once
-    assert len(fake.requests("GET", r"/git/trees/")) == 1 and len(fake.requests("GET", r"/contents/")) == 1
+    assert len(fake.requests("GET", r"/git/trees/")) == 2 and len(fake.requests("GET", r"/contents/")) == 1
     n_files = len(fake.repos[REPO].pulls[42]["files"])
-    cost = pages(1) + pages(n_files) + 1 + reads + 1 + 1 + pages(1) + 2
+    cost = pages(1) + pages(n_files) + 2 + reads + 1 + 1 + pages(1) + 2
     first_budget = cost + pages(1)  # + the race check's re-listing
     assert len(fake.requests()) == first_budget, [(r.method, r.path) for r in fake.requests()]
 

@@ -226,3 +226,22 @@ def test_a_flood_of_comments_cannot_keep_the_status_from_being_set(tmp_path, fak
     [status] = pr.statuses()
     assert status["state"] == "error" and "budget" in status["description"]
     assert all(c.user == "mallory" for c in fake.comments(REPO, 42))
+
+
+def test_a_file_list_from_another_head_cannot_hide_a_stale_file(tmp_path, fake):
+    """The branch is force-pushed to B (only README changed) while its files are listed, and back
+    to A before the trees are read: A's stale page must still be judged, so A gets no success."""
+    base = {**BASE, "README.md": "hi\n"}
+    head = {**base, "docs/en/a.md": page(2), "docs/zh/a.md": page(2, zh=True)}
+    pr = small_pr(tmp_path, fake, base, head, recorded=base)  # the manifest was not updated
+    files_of_a = list(pr.repo.pulls[42]["files"])
+
+    def force_push(method: str, path: str) -> None:
+        if path.endswith("/pulls/42/files"):
+            pr.repo.pulls[42].update(head_sha="e" * 40, files=[changed("README.md")])
+        elif "/git/trees/" in path:
+            pr.repo.pulls[42].update(head_sha=HEAD_SHA, files=files_of_a)
+
+    fake.on_request = force_push
+    result = pr.scenario.run()
+    assert [s["state"] for s in pr.statuses()] == ["failure"], result.stdout

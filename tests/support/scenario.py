@@ -200,6 +200,9 @@ def slime_scenario(
     runner_dir.mkdir()
     repo = fake.repos.get(REPO) or fake.add_repo(REPO)
     repo.add_pull(42, [*diff_files(base_corpus, head_corpus), *extra_files])
+    for path in base_corpus.rglob("*"):  # the base commit, as its tree and blobs serve it
+        if path.is_file():
+            repo.add_file(BASE_SHA, path.relative_to(base_corpus).as_posix(), path.read_bytes())
     if base_manifest is not None:
         repo.add_file(BASE_SHA, MANIFEST, base_manifest)
     return Scenario(workspace, runner_dir, fake)

@@ -103,6 +103,8 @@ def small_pr(
     for name, data in head.items():
         repo.add_file(HEAD_SHA, name, data)
     repo.add_file(HEAD_SHA, MANIFEST, committed)
+    for name, data in base.items():
+        repo.add_file(BASE_SHA, name, data)
     repo.add_file(BASE_SHA, MANIFEST, base_manifest)
     workspace = write_tree(tmp / "workspace", {**base, MANIFEST: base_manifest})
     runner = tmp / "runner"

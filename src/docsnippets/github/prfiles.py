@@ -16,7 +16,7 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.constants import GITHUB_FILES_CAP
 from docsnippets.github.errors import ErrorKind, GitHubError
-from docsnippets.github.pinned import Refusal, read_paths
+from docsnippets.github.pinned import Refusal, Tree, read_paths
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage1 import Problems, PullRequest, base_inventory, base_text, both_names
 from docsnippets.manifest import build as mf
@@ -61,9 +61,10 @@ def _fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, pro
         raise Undecided(
             f"PR too large for stage 2: {len(files)} changed files (GitHub's cap), not every change is seen"
         )
-    tree = client.tree(pr.head_sha)
-    if tree.truncated:
-        raise Undecided(f"PR too large for stage 2: GitHub lists only part of the tree of {pr.head_sha[:12]}")
+    tree, base_tree = client.tree(pr.head_sha), client.tree(pr.base_sha)
+    for sha, t in ((pr.head_sha, tree), (pr.base_sha, base_tree)):
+        if t.truncated:
+            raise Undecided(f"PR too large for stage 2: GitHub lists only part of the tree of {sha[:12]}")
     # What the PR's list says exists at its head: a copy keeps its source; a rename's old
     # name and a removed file are gone.
     listed = {f.filename for f in files if f.status != "removed"}
@@ -73,7 +74,8 @@ def _fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, pro
     text, base_ok = base_text(client, settings, pr, problems)
     base = base_inventory(text, settings, problems) if base_ok else None
     recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
-    wanted = _with_counterparts(changed, config) | _suspects(recorded, base, settings.manifest in changed)
+    wanted = _with_counterparts([*changed, *_differing(tree, base_tree, config)], config)
+    wanted |= _suspects(recorded, base, settings.manifest in changed)
     contents = read_paths(tree, wanted, max_bytes=config.max_file_bytes, listed=listed, blob=client.blob)
     read = dict(contents.files)
     touched = _touched(changed, config, read, recorded)
@@ -103,6 +105,23 @@ def _with_counterparts(changed: Sequence[str], config: Config) -> set[str]:
         if _selected(path, config):
             out.add(path)
             out.update(other for _, other in config.counterparts(path))
+    return out
+
+
+def _differing(head: Tree, base: Tree, config: Config) -> set[str]:
+    """The Markdown the base and head commits hold differently.
+
+    The PR's file list is not tied to a commit: a force-push away and back while it is read
+    would hand over another head's list, and a file left off it would never be judged. The two
+    trees are read by SHA, so what they disagree on is read at the head whatever the list says.
+    """
+    out: set[str] = set()
+    for path in set(head.entries) | set(base.entries):
+        h, b = head.entries.get(path), base.entries.get(path)
+        if h is not None and h.type == "tree":
+            continue
+        if _selected(path, config) and (h is None or b is None or (h.mode, h.sha) != (b.mode, b.sha)):
+            out.add(path)
     return out
 
 
