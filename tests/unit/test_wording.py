@@ -37,3 +37,16 @@ def test_an_example_added_in_both_languages_is_one_example(inventory_of):
     assert compare(empty, both).reasons == ("1 example added (en + zh)",)
     one = inventory_of({"docs/en/p.md": f"```python\n{A}```\n", "docs/zh/p.md": "# P\n"})
     assert compare(empty, one).reasons == ("1 snippet added",)
+
+
+def test_untranslated_pages_are_counted_never_failed(inventory_of):
+    page = f"```python\n{A}```\n"
+    tree = inventory_of({"docs/en/p.md": page, "docs/zh/p.md": page, "docs/en/only.md": page, "notes.md": page})
+    report = compare(tree, tree)
+    assert report.summary["untranslated"] == 2 and report.fresh  # only.md and notes.md; p.md is paired
+    text = report_text(report)
+    assert "2 untranslated pages (snippets, no counterpart file): informational" in text
+    assert "| untranslated pages |" in render.comment(report, render.CommentContext(marker="", inventory=tree))
+    paired = inventory_of({"docs/en/p.md": page, "docs/zh/p.md": page})
+    assert compare(paired, paired).summary["untranslated"] == 0
+    assert "untranslated" not in report_text(compare(paired, paired))

@@ -90,7 +90,8 @@ def update_summary(out: TextIO, shown: Path, written: bool, after: Inventory, be
     print(
         f"{'wrote' if written else 'unchanged'} {shown}: {counted(s['fences'], 'snippet')} in "
         f"{counted(s['files'], 'file')}, {counted(s['pairs'], 'pair')}, {counted(s['examples'], 'example')}, "
-        f"{counted(s['distinct_bodies'], 'distinct body', 'distinct bodies')}",
+        f"{counted(s['distinct_bodies'], 'distinct body', 'distinct bodies')}"
+        + (f", {counted(s['untranslated'], 'untranslated page')}" if s["untranslated"] else ""),
         file=out,
     )
     old = to_inventory(before) if before is not None else None

@@ -47,6 +47,8 @@ def summarize(inv: Inventory) -> dict[str, Any]:
         "pairs": len(inv.pairs),
         "examples": len(inv.snippets) - len(inv.pairs),
         "distinct_bodies": len({s.body_sha256 for s in inv.snippets}),
+        # pages with snippets and no counterpart file: informational, never a failure
+        "untranslated": sum(1 for _, other in inv.counterparts if other is None),
         "status": {k: statuses.get(k, 0) for k in Status},
         "relation": {**{k: relations.get(k, 0) for k in PAIR_RELATIONS}, Relation.MISSING: len(inv.missing())},
     }

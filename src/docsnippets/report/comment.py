@@ -122,6 +122,8 @@ def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str
             ("moved", len(changes.moved)),
         ]
     rows.append(("desynchronized", desync))
+    if summary.get("untranslated"):
+        rows.append(("untranslated pages", summary["untranslated"]))
     head = "| " + " | ".join(r[0] for r in rows) + " |"
     sep = "|" + "|".join(" ---: " for _ in rows) + "|"
     body = "| " + " | ".join(str(r[1]) for r in rows) + " |"

@@ -132,6 +132,9 @@ def report_text(
     if lost:
         lines.append("pages that lost their counterpart:")
         lines += [f"  {visible(x.sentence())}" for x in lost]
+    if report.summary.get("untranslated"):
+        n = report.summary["untranslated"]
+        lines.append(f"{n} untranslated page{'s' if n != 1 else ''} (snippets, no counterpart file): informational")
     lines.append(verdict.sentence())
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
