@@ -258,3 +258,27 @@ def test_no_patch_says_why(comment_of, en_old: str, zh_new: str, why: str):
     text = comment_of(before, {**before, "docs/zh/x.md": fence(zh_new)})
     assert_structure(text)
     assert "git apply" not in text and f"No patch for the English side: {why}" in text, text
+
+
+def test_slime_zh_only_edit_with_a_chinese_comment_gives_an_english_patch_of_code_only(
+    tmp_path: Path, slime, comment_of
+):
+    _, head = slime
+    names = ("docs/en/get_started/agent.md", "docs/zh/get_started/agent.md")
+    before = {n: (head / n).read_text(encoding="utf-8") for n in names}
+    old = "adapter.open_session(session_id, sampling_defaults=sampling_params)\n"
+    new = "adapter.open_session(session_id, sampling_defaults=sampling_params, timeout=30)  # 三十秒超时\n"
+    assert old in before[names[1]]
+    after = {**before, names[1]: before[names[1]].replace(old, new)}
+    text = comment_of(before, after)
+    assert_structure(text)
+    found = re.search(r"brings the English side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
+    assert found, text
+    patch_text = "".join(line[2:] + "\n" for line in found.group(1).splitlines())
+    assert not _CJK.search(patch_text), patch_text
+    repo = write(tmp_path / "repo", after)
+    _git(repo, "init", "-q")
+    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
+    _git(repo, "apply", "fix.patch")
+    fixed = (repo / names[0]).read_text(encoding="utf-8")
+    assert fixed == before[names[0]].replace(old, new.split("  #")[0] + "\n")
