@@ -361,13 +361,14 @@ def diff(
     settings_changed = head_manifest is not None and head_manifest.get("selection") != config.selection()
     freshness = compare(recorded, head, strict_lines=strict_lines, settings_changed=settings_changed)
     freshness = with_manifest_reasons(freshness, head_manifest)
-    touched = sorted(_with_counterparts(changed, config))
+    touched = sorted(with_counterparts(changed, config))
     base = mf.to_inventory(base_manifest) if base_manifest is not None else Inventory((), (), ())
     changes = compare(base, head, strict_lines=strict_lines, touched=touched)
     return DiffResult(limit_desync(freshness, touched), changes, head, base_manifest is None, head_manifest is None)
 
 
-def _with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
+def with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
+    """The selected Markdown among ``changed`` and every counterpart it may have."""
     out: set[str] = set()
     for path in changed:
         if config.is_markdown(path) and not config.is_excluded(path):

@@ -138,6 +138,20 @@ def _git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
+def _apply_offered_patch(text: str, side: str, repo: Path, files: dict[str, str]) -> str:
+    """The comment's patch for ``side`` (English or Chinese), applied with git to ``files`` laid
+    out in ``repo``; returns the patch's text."""
+    found = re.search(rf"brings the {side} side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
+    assert found, text
+    patch_text = "".join(line[2:] + "\n" for line in found.group(1).splitlines())
+    write(repo, files)
+    _git(repo, "init", "-q")
+    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
+    _git(repo, "apply", "--check", "fix.patch")
+    _git(repo, "apply", "fix.patch")
+    return patch_text
+
+
 def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path, comment_of, inventory_of):
     en_old = "```python\nfrom a.b import f\n\nasync def main():\n    await f(1)  # call it\n    return 1\n```\n"
     zh_old = en_old.replace("# call it", "# 调用它")
@@ -148,14 +162,8 @@ def test_desync_says_which_side_changed_and_its_patch_applies(tmp_path: Path, co
     assert_structure(text)
     assert "this PR edited the English side, not the Chinese one" in text
     assert "-from a.b import f\n" in text and "+from a.c import f\n" in text
-    patch = re.search(r"brings the Chinese side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
-    assert patch, text
-    patch_text = "".join(line[2:] + "\n" for line in patch.group(1).splitlines())
-    repo = write(tmp_path / "repo", files_after)
-    _git(repo, "init", "-q")
-    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
-    _git(repo, "apply", "--check", "fix.patch")
-    _git(repo, "apply", "fix.patch")
+    repo = tmp_path / "repo"
+    _apply_offered_patch(text, "Chinese", repo, files_after)
     fixed = {k: (repo / k).read_text(encoding="utf-8") for k in files_after}
     assert fixed["docs/zh/x.md"] == files_after["docs/zh/x.md"].replace("from a.b import f", "from a.c import f")
     # The pair is in sync again: no desynchronized entry, the Chinese comment kept.
@@ -235,14 +243,9 @@ def test_the_patch_carries_code_only(tmp_path: Path, comment_of, zh_new: str, en
     after = {**before, "docs/zh/x.md": fence(zh_new)}
     text = comment_of(before, after)
     assert_structure(text)
-    found = re.search(r"brings the English side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
-    assert found, text
-    patch_text = "".join(line[2:] + "\n" for line in found.group(1).splitlines())
+    repo = tmp_path / "repo"
+    patch_text = _apply_offered_patch(text, "English", repo, after)
     assert not _CJK.search(patch_text), patch_text
-    repo = write(tmp_path / "repo", after)
-    _git(repo, "init", "-q")
-    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
-    _git(repo, "apply", "fix.patch")
     assert (repo / "docs/en/x.md").read_text(encoding="utf-8") == fence(en_expected)
 
 
@@ -272,13 +275,8 @@ def test_slime_zh_only_edit_with_a_chinese_comment_gives_an_english_patch_of_cod
     after = {**before, names[1]: before[names[1]].replace(old, new)}
     text = comment_of(before, after)
     assert_structure(text)
-    found = re.search(r"brings the English side in line \(git apply\)</summary>\n\n  ```diff\n(.*?)  ```", text, re.S)
-    assert found, text
-    patch_text = "".join(line[2:] + "\n" for line in found.group(1).splitlines())
+    repo = tmp_path / "repo"
+    patch_text = _apply_offered_patch(text, "English", repo, after)
     assert not _CJK.search(patch_text), patch_text
-    repo = write(tmp_path / "repo", after)
-    _git(repo, "init", "-q")
-    (repo / "fix.patch").write_text(patch_text, encoding="utf-8")
-    _git(repo, "apply", "fix.patch")
     fixed = (repo / names[0]).read_text(encoding="utf-8")
     assert fixed == before[names[0]].replace(old, new.split("  #")[0] + "\n")

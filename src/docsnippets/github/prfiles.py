@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from docsnippets import engine
 from docsnippets.config import Config
 from docsnippets.constants import GITHUB_FILES_CAP
 from docsnippets.github.errors import ErrorKind, GitHubError
@@ -74,7 +75,7 @@ def _fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, pro
     text, base_ok = base_text(client, settings, pr, problems)
     base = base_inventory(text, settings, problems) if base_ok else None
     recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
-    wanted = _with_counterparts([*changed, *_differing(tree, base_tree, config)], config)
+    wanted = engine.with_counterparts([*changed, *_differing(tree, base_tree, config)], config)
     wanted |= _suspects(recorded, base, settings.manifest in changed)
     contents = read_paths(tree, wanted, max_bytes=config.max_file_bytes, listed=listed, blob=client.blob)
     read = dict(contents.files)
@@ -97,15 +98,6 @@ def _manifest(raw: bytes | Notice | None, name: str, sha: str) -> dict[str, Any]
 
 def _selected(path: str, config: Config) -> bool:
     return config.is_markdown(path) and not config.is_excluded(path)
-
-
-def _with_counterparts(changed: Sequence[str], config: Config) -> set[str]:
-    out: set[str] = set()
-    for path in changed:
-        if _selected(path, config):
-            out.add(path)
-            out.update(other for _, other in config.counterparts(path))
-    return out
 
 
 def _differing(head: Tree, base: Tree, config: Config) -> set[str]:

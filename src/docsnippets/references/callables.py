@@ -16,6 +16,7 @@ from docsnippets.references.namespaces import Definition, Instance, Member, Name
 from docsnippets.references.signatures import (
     Signature,
     bind,
+    call_word,
     dataclass_fields,
     dataclass_options,
     dataclass_signature,
@@ -38,17 +39,8 @@ Problem = tuple[Definition, str]
 _Init = tuple[Signature, Definition]
 
 
-def decorator_word(node: ast.expr) -> str | None:
-    target = node.func if isinstance(node, ast.Call) else node
-    if isinstance(target, ast.Name):
-        return target.id
-    if isinstance(target, ast.Attribute):
-        return target.attr
-    return None
-
-
 def _words(node: FunctionNode | ast.ClassDef) -> list[str | None]:
-    return [decorator_word(d) for d in node.decorator_list]
+    return [call_word(d) for d in node.decorator_list]
 
 
 def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:

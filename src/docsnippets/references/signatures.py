@@ -63,7 +63,8 @@ def function_signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Signatur
     return Signature(tuple(params), args.vararg is not None, args.kwarg is not None)
 
 
-def _call_name(node: ast.expr) -> str | None:
+def call_word(node: ast.expr) -> str | None:
+    """The last name of what a call, decorator or annotation names (``f``, ``mod.f``, ``f(...)``)."""
     target = node.func if isinstance(node, ast.Call) else node
     if isinstance(target, ast.Name):
         return target.id
@@ -91,7 +92,7 @@ def _is_false(node: ast.expr | None) -> bool:
 def dataclass_options(decorator: ast.expr) -> dict[str, ast.expr] | None:
     """The keyword options of a ``@dataclass`` / ``@dataclasses.dataclass(...)`` decorator;
     None when the decorator is something else."""
-    if _call_name(decorator) != "dataclass":
+    if call_word(decorator) != "dataclass":
         return None
     if isinstance(decorator, ast.Call):
         if decorator.args:
@@ -105,7 +106,7 @@ def _annotation_word(node: ast.expr) -> str | None:
         return _annotation_word(node.value)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.split("[")[0].split(".")[-1].strip()
-    return _call_name(node)
+    return call_word(node)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def dataclass_fields(cls: ast.ClassDef, kw_only: bool) -> tuple[_Field, ...] | N
             continue
         required, field_kw, init = statement.value is None, after_marker, True
         value = statement.value
-        if isinstance(value, ast.Call) and _call_name(value) == "field":
+        if isinstance(value, ast.Call) and call_word(value) == "field":
             if value.args or any(kw.arg is None for kw in value.keywords):
                 return None
             options = {kw.arg: kw.value for kw in value.keywords}
