@@ -73,7 +73,8 @@ for d, dirs, names in os.walk(sys.argv[1]):
             n += 1
 print(n)
 """
-CLI = "import sys; from docsnippets.cli import main; sys.exit(main())"
+# The console script's own entry (pyproject [project.scripts]): what `docsnippets` runs.
+CLI = "from docsnippets.cli import run; run()"
 # The cold floor of a check: start, import markdown-it, parse the files a check must parse
 # (with the block-only parser docsnippets uses), nothing else.
 PARSE_SOME = """

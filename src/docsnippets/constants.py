@@ -85,6 +85,10 @@ class CommentMode(StrEnum):
 DEFAULT_MANIFEST = "documentation-snippets.json"
 CONFIG_FILENAMES = (".docsnippets.yml", ".docsnippets.yaml")
 FIX_COMMAND = "docsnippets update"
+# The reference check's view of the tree: what a path is, and where top-level packages live.
+FILE = "file"
+DIRECTORY = "directory"
+SOURCE_ROOTS = ("", "src/")
 REFERENCES_FIX = "make each broken import name the module and the names the code has now, in both languages"
 CALLS_FIX = (
     "make each flagged call fit the code as it is now (its arguments, await, with or async with), "

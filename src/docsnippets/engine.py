@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docsnippets.config import Config
 from docsnippets.fileio import write_atomic
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
-from docsnippets.references.check import BrokenReference, ModuleFiles, check_references, snippets_to_check
-from docsnippets.references.modules import DirectoryFiles
 from docsnippets.report.compare import Report, compare, limit_desync
 from docsnippets.snippets.extract import Memo, snippets_from_bytes
 from docsnippets.snippets.pairs import Settled, pair_up
 from docsnippets.snippets.records import Inventory, Notice, Snippet
 from docsnippets.tree import TreeError, exists_markdown, markdown_files, read_listed
+
+if TYPE_CHECKING:  # the reference check loads when a tree holds code for it to judge
+    from docsnippets.references.check import BrokenReference, ModuleFiles
 
 
 @dataclass(frozen=True)
@@ -194,17 +195,34 @@ def check(
     settings_changed = data is not None and data.get("selection") != config.selection()
     report = compare(recorded, current, strict_lines=strict_lines, settings_changed=settings_changed)
     if references and config.references:
-        code, every = DirectoryFiles(root), current.snippets
-        chosen = every if changed is None else snippets_to_check(every, touched or [], changed, code, config.packages)
-        report = replace(report, broken_references=broken_references(current, chosen, code, config))
+        report = replace(report, broken_references=_checked_references(root, current, config, changed, touched))
     report = with_manifest_reasons(report, data)
     return CheckResult(report, current, data is None, tuple(touched) if touched is not None else None, scanned)
+
+
+def _checked_references(
+    root: Path, inventory: Inventory, config: Config, changed: list[str] | None, touched: list[str] | None
+) -> tuple[tuple[str, BrokenReference], ...]:
+    """The reference check of a check: every snippet, or with ``changed`` those a change can break.
+    A tree without code an import could resolve to (a docs-only checkout) has nothing to judge."""
+    from docsnippets.references.modules import DirectoryFiles, reaches_code
+
+    code = DirectoryFiles(root)
+    if not reaches_code(code, config.packages):
+        return ()
+    from docsnippets.references.check import snippets_to_check
+
+    every = inventory.snippets
+    chosen = every if changed is None else snippets_to_check(every, touched or [], changed, code, config.packages)
+    return broken_references(inventory, chosen, code, config)
 
 
 def broken_references(
     inventory: Inventory, snippets: Iterable[Snippet], files: ModuleFiles, config: Config
 ) -> tuple[tuple[str, BrokenReference], ...]:
     """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
+    from docsnippets.references.check import check_references
+
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
     found = check_references(snippets, files, config.packages, config.ignore_calls, inventory.snippets)
     return tuple((ids[b.snippet.key], b) for b in found)
@@ -220,59 +238,6 @@ def with_manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report
     else:
         return report
     return replace(report, fresh=False, reasons=(reason, *report.reasons))
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where the manifest's permalinks point, and which entries may carry one."""
-
-    repository: str | None
-    commit: str | None
-    linked: mf.Linked | None  # None: every entry (the commit was given for this tree)
-    notes: tuple[str, ...] = ()
-
-
-def resolve_source(
-    old: dict[str, Any] | None,
-    config: Config,
-    *,
-    repository: str | None,
-    commit: str | None,
-    detect: Callable[[], str | None],
-    force: bool = False,
-) -> Source:
-    """Keep the recorded source unless told otherwise, so that ``update`` never rewrites
-    every entry just because the checkout moved on.
-
-    A commit is recorded only when ``--commit`` is given: a commit taken from ``HEAD`` on
-    every run would change every permalink on every branch, and two branches would then
-    conflict on every entry. Without ``--commit`` the recorded one stays, and only entries
-    whose file, lines and body are unchanged since it was recorded keep their permalink
-    (they are still true at that commit); new, edited or moved ones get none. The
-    repository is ``--repository``, else the config's, else the recorded one; the ``origin``
-    remote supplies it only for a new manifest (or with ``--force``, which also drops a
-    recorded commit that ``--commit`` does not replace), and otherwise is only compared with
-    the recorded one, a difference being named with the option that records it. A fork's
-    clone (its ``origin`` the fork) thus does not rewrite the source behind anyone's back.
-    """
-    recorded = (old or {}).get("source") or {}
-    keep = old is not None and not force
-    notes: list[str] = []
-    repo = repository or config.repository or (recorded.get("repository") if keep else None)
-    if repo is None and not keep:
-        repo = detect()
-    elif repository is None and config.repository is None:
-        remote = detect()
-        if remote is not None and remote != repo:
-            notes.append(
-                f"the manifest records repository {repo or 'none'}, the origin remote is {remote}; "
-                f"pass --repository {remote} to record it"
-            )
-    if commit is not None:
-        return Source(repo, commit, None, tuple(notes))
-    if keep and recorded.get("commit"):
-        return Source(repo, recorded["commit"], mf.linked_entries(old or {}), tuple(notes))
-    return Source(repo, None, (), tuple(notes))
 
 
 @dataclass(frozen=True)
@@ -297,6 +262,8 @@ def update(
     detect: Callable[[], str | None] = lambda: None,
 ) -> UpdateResult:
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
+    from docsnippets.manifest.source import resolve_source, source_change  # update alone records one
+
     old_text, old = store.previous(manifest_path)  # refuses what it must not overwrite
     inventory = scan_tree(root, config, memo=memo)
     source = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
@@ -305,16 +272,7 @@ def update(
     if text == old_text:
         return UpdateResult(data, False, inventory, source.notes)
     write_atomic(manifest_path, text)
-    return UpdateResult(data, True, inventory, (*source.notes, *_source_change(old, data)))
-
-
-def _source_change(old: dict[str, Any] | None, new: dict[str, Any]) -> tuple[str, ...]:
-    """Say so when the recorded source changed, since it decides every permalink."""
-    before, after = (old or {}).get("source") or {}, new["source"]
-    if old is None or all(before.get(k) == after.get(k) for k in ("repository", "commit")):
-        return ()
-    show = lambda s: f"{s.get('repository') or 'no repository'} at {s.get('commit') or 'no commit'}"  # noqa: E731
-    return (f"the recorded source is now {show(after)} (was {show(before)})",)
+    return UpdateResult(data, True, inventory, (*source.notes, *source_change(old, data)))
 
 
 def inventory_of(files: Mapping[str, bytes], config: Config, memo: Memo | None = None) -> Inventory:

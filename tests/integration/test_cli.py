@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,44 @@ def test_the_parser_of_one_subcommand_reads_its_arguments_as_the_whole_parser_do
     assert build_parser(argv[0]).parse_args(argv) == build_parser().parse_args(argv)
     with pytest.raises((argparse.ArgumentError, UsageError)):  # what is not built cannot be run
         build_parser(argv[0]).parse_args(["update" if argv[0] != "update" else "check"])
+
+
+# The console script's entry, as `docsnippets` runs it: it leaves without the interpreter's
+# teardown, so what it printed must be out before it goes, and a failed flush must show.
+RUN = "from docsnippets.cli import run; run()"
+
+
+def _buffered() -> dict[str, str]:
+    """The environment with Python's own output buffering, as a console script normally has it."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+def test_the_console_entry_delivers_all_output_and_the_exit_code(tree):
+    assert main(["update", "--root", str(tree)]) == 0
+    (tree / "docs/en/g.md").write_text(EN + "\n```python\nawait more()\n```\n" * 400, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, "check", "--root", str(tree), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=_buffered(),
+    )
+    assert done.returncode == 1, done.stderr
+    assert len(done.stdout) > 65_536  # more than a pipe holds: the tail is written at the flush
+    assert len(json.loads(done.stdout)["added"]) == 400
+
+
+def test_the_console_entry_fails_when_its_output_cannot_be_written(tree):
+    assert main(["update", "--root", str(tree)]) == 0
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-c", RUN, "check", "--root", str(tree)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            env=_buffered(),
+        )
+    assert done.returncode == 2  # the check passed, but nobody could read that it did

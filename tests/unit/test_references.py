@@ -23,7 +23,7 @@ from docsnippets.references.check import (
 )
 from docsnippets.references.findings import IMPORT_KINDS
 from docsnippets.references.imports import ImportRef, find_imports, imports_of
-from docsnippets.references.modules import DirectoryFiles, find_packages
+from docsnippets.references.modules import DirectoryFiles, find_packages, reaches_code
 from docsnippets.snippets.records import Snippet
 from docsnippets.tree import TreeError
 
@@ -307,6 +307,35 @@ def test_path_modules_and_affected_snippets() -> None:
 
 def test_find_packages(code_tree: Path) -> None:
     assert find_packages(code_tree) == ("pkg", "single", "srcpkg")
+
+
+@pytest.mark.parametrize(
+    ("files", "packages", "reaches"),
+    [
+        ({"docs/a.md": "# A\n"}, (), False),
+        ({"pkg/__init__.py": ""}, (), True),
+        ({"mod.py": ""}, (), True),
+        ({"src/pkg/__init__.py": ""}, (), True),
+        ({"src/mod.py": ""}, (), True),
+        # Code elsewhere, or a directory without __init__.py, is nothing an import resolves to.
+        ({"examples/demo.py": "", "tools/x/y.py": ""}, (), False),
+        ({"pkg/impl.py": ""}, (), False),
+        ({"my-tool.py": "", "src/2fast.py": ""}, (), False),
+        # A listed namespace package counts where its directory holds code, at any depth.
+        ({"ns/sub/impl.py": ""}, ("ns",), True),
+        ({"src/ns/impl.py": ""}, ("ns",), True),
+        ({"ns/README.md": ""}, ("ns",), False),
+        ({"ns/sub/impl.py": ""}, ("other",), False),
+    ],
+)
+def test_reaches_code_is_false_only_where_no_import_can_resolve(make_tree, files, packages, reaches) -> None:
+    root = make_tree(files)
+    assert reaches_code(DirectoryFiles(root), packages) is reaches
+    # The reference check agrees: where nothing is reachable, no import of any name is judged.
+    names = sorted({part.removesuffix(".py") for path in files for part in path.split("/")})
+    body = "".join(f"import {n}.missing\n" for n in [*names, *packages] if n.isidentifier())
+    if not reaches and body:
+        assert check_references([snippet(body)], DirectoryFiles(root), packages) == ()
 
 
 def test_import_refs_of_a_snippet_use_file_lines() -> None:

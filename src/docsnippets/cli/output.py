@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from docsnippets.config import Config
 from docsnippets.manifest.build import summarize, to_inventory
-from docsnippets.report import render
 from docsnippets.report.compare import Report, match
 from docsnippets.report.lost import all_lost, lost_pairs, pair_count_line
+from docsnippets.report.markup import visible
 from docsnippets.report.text import report_text
 from docsnippets.report.verdict import Verdict
 from docsnippets.snippets.pairs import pairing_hint
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def warn(message: str) -> None:
-    print(f"docsnippets: warning: {render.visible(message)}", file=sys.stderr)
+    print(f"docsnippets: warning: {visible(message)}", file=sys.stderr)
 
 
 def warn_pairing(inventory: Inventory, config: Config, root: Path, *, whole_tree: bool) -> None:
@@ -61,22 +60,37 @@ def write_report(
     *,
     manifest: Path,
     manifest_missing: bool,
-    ctx: render.CommentContext | None = None,
+    inventory: Inventory | None = None,
+    changes: Report | None = None,
+    comment: Mapping[str, Any] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """The report in the chosen format; markdown is the PR comment's body, without its marker."""
+    """The report in the chosen format; markdown is the PR comment's body, without its marker.
+
+    ``inventory`` (the head tree's) tells twins together, ``changes`` is the comparison with a
+    base manifest, ``comment`` the rest of the comment's context (render.CommentContext's
+    fields); the rendering code loads only for the format that needs it."""
     if fmt == "json":
-        lost = all_lost(report, ctx.changes if ctx is not None else None)
+        from docsnippets.report.data import report_json
+
+        lost = all_lost(report, changes)
         head = {"manifest": str(manifest), "verdict": verdict.as_json(), "lost_pairs": [x.as_json() for x in lost]}
-        data = render.report_json(report, {**head, **(extra or {})})
+        data = report_json(report, {**head, **(extra or {})})
         json.dump(data, out, ensure_ascii=False, indent=2)
         out.write("\n")
     elif fmt == "markdown":
-        base = ctx or render.CommentContext(marker="", manifest_name=manifest.name)
-        ctx = replace(base, marker="", head_manifest_missing=manifest_missing, verdict=verdict)
+        from docsnippets.report import render
+
+        ctx = render.CommentContext(
+            **{"manifest_name": manifest.name, **(comment or {})},
+            marker="",
+            head_manifest_missing=manifest_missing,
+            verdict=verdict,
+            changes=changes,
+            inventory=inventory,
+        )
         out.write(render.comment(report, ctx).lstrip())
     else:
-        changes, inventory = (ctx.changes, ctx.inventory) if ctx is not None else (None, None)
         out.write(report_text(report, str(manifest), verdict, changes, inventory))
 
 
@@ -97,4 +111,4 @@ def update_summary(out: TextIO, shown: Path, written: bool, after: Inventory, be
     old = to_inventory(before) if before is not None else None
     line = pair_count_line(old, after, lost_pairs(old, after, match(old, after)) if old is not None else ())
     if line:
-        print(render.visible(line), file=out)
+        print(visible(line), file=out)

@@ -19,7 +19,6 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
 from docsnippets.manifest import check as manifest_check
-from docsnippets.manifest import schema1
 from docsnippets.manifest.io import ManifestError, dumps, fail, permalink, permalink_of, validate_source
 from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
 
@@ -112,6 +111,8 @@ def build(
 def entries(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every snippet entry with its ``file``, in document order, for either schema."""
     if data.get("schema") == 1:
+        from docsnippets.manifest import schema1  # an old manifest: read once, until the next update
+
         return schema1.entries(data)
     return [{"file": file, **e} for file, group in data["files"].items() for e in group["snippets"]]
 
@@ -184,12 +185,16 @@ def validate(data: Any, where: str) -> None:
         return
     if not isinstance(data.get("selection"), dict):
         raise bad("'selection' is missing or not a dict")
+    from docsnippets.manifest import schema1
+
     schema1.validate(data, bad, validate_source(data.get("source"), bad))
 
 
 def to_inventory(data: dict[str, Any]) -> Inventory:
     """Rebuild the records from a validated manifest of either schema (for --changed and base comparisons)."""
     if data.get("schema") == 1:
+        from docsnippets.manifest import schema1
+
         return schema1.to_inventory(data)
     snippets: list[Snippet] = []
     index_of: dict[str, int] = {}

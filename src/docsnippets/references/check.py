@@ -47,15 +47,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
-from docsnippets.references.findings import (
-    DIRECTORY,
-    FILE,
-    SOURCE_ROOTS,
-    BrokenReference,
-    ModuleFiles,
-    ReferenceKind,
-)
+from docsnippets.references.findings import BrokenReference, ModuleFiles, ReferenceKind
 from docsnippets.references.imports import ImportRef, imports_of
 from docsnippets.references.resolve import Tree
 from docsnippets.snippets.records import Snippet

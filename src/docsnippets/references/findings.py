@@ -10,9 +10,6 @@ from typing import Protocol
 from docsnippets.constants import CALLS_FIX, REFERENCES_FIX
 from docsnippets.snippets.records import Snippet
 
-FILE = "file"
-DIRECTORY = "directory"
-SOURCE_ROOTS = ("", "src/")
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
-from docsnippets.references.findings import DIRECTORY, FILE, SOURCE_ROOTS
+from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.tree import TreeError, read_file
 
 DEFAULT_MAX_MODULE_BYTES = 5 * 1024 * 1024
@@ -104,7 +105,10 @@ class DirectoryFiles:
 
 def find_packages(root: Path) -> tuple[str, ...]:
     """Top-level packages and modules at the root or under ``src/``, as references.py sees them."""
-    files = DirectoryFiles(root)
+    return _top_level(DirectoryFiles(root))
+
+
+def _top_level(files: DirectoryFiles) -> tuple[str, ...]:
     names: set[str] = set()
     for base in SOURCE_ROOTS:
         rel = base.rstrip("/")
@@ -117,3 +121,13 @@ def find_packages(root: Path) -> tuple[str, ...]:
             if (kind == FILE and name.endswith(".py")) or files.kind(f"{base}{name}/__init__.py") == FILE:
                 names.add(stem)
     return tuple(sorted(names))
+
+
+def reaches_code(files: DirectoryFiles, packages: Iterable[str]) -> bool:
+    """Whether any import can resolve into this tree: a module or package at the root or under
+    ``src/``, or a listed package whose directory holds code, exactly as resolve.Tree finds a
+    top-level name. When none can, no snippet reaches the repository's code (a docs-only
+    checkout) and the reference check has nothing to judge, nor anything to load for it."""
+    if _top_level(files):
+        return True
+    return any(files.holds_code(base + name) for name in packages if name.isidentifier() for base in SOURCE_ROOTS)

@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import ModuleNames, names_of, parse_module
-from docsnippets.references.findings import DIRECTORY, FILE, SOURCE_ROOTS, ModuleFiles
+from docsnippets.references.findings import ModuleFiles
 
 
 @dataclass(frozen=True)

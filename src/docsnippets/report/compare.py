@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import Relation
 from docsnippets.manifest.build import summarize
-from docsnippets.references.check import BrokenReference
 from docsnippets.report.lost import LostPair, lost_pairs, relation_changes
 from docsnippets.snippets.pairs import align, similarity
 from docsnippets.snippets.records import Inventory, Snippet
+
+if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
+    from docsnippets.references.findings import BrokenReference
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
+from docsnippets.links import blob_lines
 
 if TYPE_CHECKING:
     from docsnippets.report.compare import Report
-    from docsnippets.report.markup import Links
     from docsnippets.report.verdict import Verdict
-    from docsnippets.snippets.records import Inventory
+    from docsnippets.snippets.records import Inventory, Snippet
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where the reviewer's links point: always the PR's own repository and head commit."""
+
+    server_url: str
+    repository: str
+    commit: str
+
+    def lines(self, snippet: Snippet) -> str:
+        return blob_lines(self.server_url, self.repository, self.commit, snippet.file, snippet.code_lines)
+
+    def line(self, file: str, line: int) -> str:
+        return blob_lines(self.server_url, self.repository, self.commit, file, (line, line))
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from docsnippets.references.findings import fixes_for
 from docsnippets.report.compare import Desync, Report
+from docsnippets.report.context import Links
 from docsnippets.report.lost import union
-from docsnippets.report.markup import Links, code_span, fenced, location, plain, visible
+from docsnippets.report.markup import code_span, fenced, location, plain, visible
 from docsnippets.report.verdict import Verdict
 
 Key = tuple[str, int]

@@ -14,8 +14,8 @@ from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff
 from docsnippets.report.compare import Desync
+from docsnippets.report.context import Links
 from docsnippets.report.markup import (
-    Links,
     code_span,
     details,
     fenced,

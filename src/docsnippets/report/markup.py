@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from docsnippets.links import blob_lines
 from docsnippets.snippets.records import Snippet
+
+if TYPE_CHECKING:
+    from docsnippets.report.context import Links
 
 # What cannot be seen, or can be mistaken for nothing or for something else: controls, format
 # characters (bidi marks among them), private-use, unassigned and surrogate code points, line
@@ -109,21 +111,6 @@ def _plain_word(word: str) -> str:
         return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", word)
     tail = word[len(core) :]
     return code_span(core) + re.sub(r"([)])", r"\\\1", tail)
-
-
-@dataclass(frozen=True)
-class Links:
-    """Where the reviewer's links point: always the PR's own repository and head commit."""
-
-    server_url: str
-    repository: str
-    commit: str
-
-    def lines(self, snippet: Snippet) -> str:
-        return blob_lines(self.server_url, self.repository, self.commit, snippet.file, snippet.code_lines)
-
-    def line(self, file: str, line: int) -> str:
-        return blob_lines(self.server_url, self.repository, self.commit, file, (line, line))
 
 
 def linkable(path: str) -> bool:

@@ -12,9 +12,9 @@ from typing import Any
 
 from docsnippets.constants import COMMENT_BUDGET
 from docsnippets.report.compare import Report
-from docsnippets.report.context import CommentContext
+from docsnippets.report.context import CommentContext, Links
 from docsnippets.report.data import report_json
-from docsnippets.report.markup import Links, code_span, fenced, visible, visible_block
+from docsnippets.report.markup import code_span, fenced, visible, visible_block
 from docsnippets.report.templating import TemplateError
 
 __all__ = [

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from docsnippets.constants import FIX_COMMAND
-from docsnippets.references.findings import IMPORT_KINDS, fixes_for
-from docsnippets.report import entries as en
 from docsnippets.report.compare import Change, Report
 from docsnippets.report.lost import union
 from docsnippets.report.markup import span, visible
 from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Inventory, Snippet
+
+# The listing's helpers (entries.py, the reference findings) load only when there is something
+# to list: a fresh check prints its verdict without them.
+if TYPE_CHECKING:
+    from docsnippets.report import entries as en
 
 Entry = tuple[int, str]
 
@@ -55,8 +59,20 @@ def _added_note(item: en.Item) -> str:
     return f"  ({_STATES[item.state]})" if item.state else ""
 
 
-def _entries(report: Report, cp: en.Counterparts) -> dict[str, list[Entry]]:
+def _listed(report: Report) -> bool:
+    """Whether the report has any entry to list."""
+    r = report
+    return bool(r.added or r.removed or r.changed or r.moved or r.metadata or r.desynchronized or r.broken_references)
+
+
+def _entries(report: Report, inventory: Inventory | None) -> dict[str, list[Entry]]:
     by_file: dict[str, list[Entry]] = defaultdict(list)
+    if not _listed(report):
+        return by_file
+    from docsnippets.references.findings import IMPORT_KINDS
+    from docsnippets.report import entries as en
+
+    cp = en.Counterparts.of(inventory)
 
     def add(s: Snippet, text: str) -> None:
         by_file[s.file].append((s.code_lines[0], text))
@@ -90,6 +106,10 @@ def _entries(report: Report, cp: en.Counterparts) -> dict[str, list[Entry]]:
 
 def _moves(report: Report) -> list[str]:
     """Many moves in one summary, by rename, as the comment groups them."""
+    if not report.moved:
+        return []
+    from docsnippets.report import entries as en
+
     if len(report.moved) <= en.HANDFUL:
         return []
     m = en.moves(report)
@@ -122,12 +142,11 @@ def report_text(
         lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
     else:
         lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
-    cp = en.Counterparts.of(inventory)
-    lines += _grouped(_entries(report, cp)) + _moves(report)
+    lines += _grouped(_entries(report, inventory)) + _moves(report)
     if changes is not None:
         lines.append("compared with the base manifest:")
         plain = replace(changes, desynchronized=())
-        lines += (_grouped(_entries(plain, cp)) + _moves(plain)) or ["  no snippet changes"]
+        lines += (_grouped(_entries(plain, inventory)) + _moves(plain)) or ["  no snippet changes"]
     lost = union(report.lost, changes.lost if changes is not None else ())
     if lost:
         lines.append("pages that lost their counterpart:")
@@ -141,5 +160,8 @@ def report_text(
     if report.desynchronized:
         lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
     lines += [f"fix: {visible(x.fix())}" for x in lost]
-    lines += [f"fix: {fix}" for fix in fixes_for(b for _, b in report.broken_references)]
+    if report.broken_references:
+        from docsnippets.references.findings import fixes_for
+
+        lines += [f"fix: {fix}" for fix in fixes_for(b for _, b in report.broken_references)]
     return "\n".join(lines) + "\n"
