@@ -1,5 +1,6 @@
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -189,3 +190,17 @@ def test_the_console_entry_fails_when_its_output_cannot_be_written(tree):
             env=_buffered(),
         )
     assert done.returncode == 2  # the check passed, but nobody could read that it did
+    assert "the output could not be written" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("redirect", "expected"),
+    [("2>&-", 0), (">&-", 0)],
+)
+def test_the_console_entry_started_with_a_closed_stream_keeps_its_exit_code(tree, redirect, expected):
+    """A hook runner may start it with a descriptor closed: that is no traceback and no false verdict."""
+    assert main(["update", "--root", str(tree)]) == 0
+    command = f"{shlex.quote(sys.executable)} -c {shlex.quote(RUN)} check --root {shlex.quote(str(tree))} {redirect}"
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=False, env=_buffered())
+    assert done.returncode == expected, done.stderr
+    assert "Traceback" not in done.stderr

@@ -309,6 +309,16 @@ def test_find_packages(code_tree: Path) -> None:
     assert find_packages(code_tree) == ("pkg", "single", "srcpkg")
 
 
+def test_reaches_code_reads_no_directory_below_the_top(make_tree, monkeypatch) -> None:
+    """A big directory git ignores (data, checkpoints) is not listed on every check."""
+    root = make_tree({"data/big/x.bin": "", "data/y.bin": "", "docs/a.md": "# A\n", "src/notes.txt": ""})
+    listed: list[str] = []
+    real = DirectoryFiles.listing
+    monkeypatch.setattr(DirectoryFiles, "listing", lambda self, rel: listed.append(rel) or real(self, rel))
+    assert reaches_code(DirectoryFiles(root), ()) is False
+    assert sorted(set(listed)) == ["", "src"]
+
+
 @pytest.mark.parametrize(
     ("files", "packages", "reaches"),
     [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -142,7 +143,6 @@ def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSetti
 
 def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     from docsnippets.git.diff import run_diff  # git is needed only here
-    from docsnippets.report.data import report_json
 
     root = paths.root(args)
     config = _config(args, root)
@@ -172,11 +172,12 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         "base_missing": result.base_missing,
         "template": args.comment_template,
     }
-    extra = {
-        "base": found.base,
-        "head": found.head,
-        "changes": report_json(result.changes) if result.changes is not None else None,
-    }
+    extra = None
+    if args.format == "json":
+        from docsnippets.report.data import report_json
+
+        changes = report_json(result.changes) if result.changes is not None else None
+        extra = {"base": found.base, "head": found.head, "changes": changes}
     paths.note_root(out, args, root)
     write_report(
         out,
@@ -238,12 +239,21 @@ def run() -> NoReturn:
     By then every file the command wrote is closed (writes are atomic renames) and nothing is
     left to do but free objects, which the operating system reclaims anyway: a few milliseconds
     of every hook and every gate run, for nothing. The output is flushed first; a flush that
-    fails (a closed pipe, a full disk) turns a success into an error exit, never into silence.
+    fails (a closed pipe, a full disk) turns a success into an error exit, and a full disk is
+    named on standard error. A stream closed before the start is a sink, not a crash: the exit
+    code still carries the verdict.
     """
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with that descriptor closed: what goes there is dropped
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives until exit)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError) as exc:
             code = code or EXIT_ERROR
+            if stream is sys.stdout and not isinstance(exc, BrokenPipeError):  # a reader that left: no news
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                with contextlib.suppress(OSError):
+                    os.write(2, f"docsnippets: error: the output could not be written ({reason})\n".encode())
     os._exit(code)

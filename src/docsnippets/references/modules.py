@@ -87,6 +87,15 @@ class DirectoryFiles:
             return None
         return data
 
+    def may_be_package(self, path: str) -> bool:
+        """Whether ``path``/__init__.py may be a file, by one ``stat`` and no listing. Unlike
+        :meth:`kind` it may say yes where the exact-case lookup then finds nothing (a file
+        system that ignores case, a symlink out of the root): an answer for a quick gate only."""
+        try:
+            return os.path.isfile(os.path.join(self._top, path, "__init__.py"))
+        except (OSError, ValueError):
+            return False
+
     def holds_code(self, path: str) -> bool:
         if self.kind(path) != DIRECTORY:
             return False
@@ -105,10 +114,7 @@ class DirectoryFiles:
 
 def find_packages(root: Path) -> tuple[str, ...]:
     """Top-level packages and modules at the root or under ``src/``, as references.py sees them."""
-    return _top_level(DirectoryFiles(root))
-
-
-def _top_level(files: DirectoryFiles) -> tuple[str, ...]:
+    files = DirectoryFiles(root)
     names: set[str] = set()
     for base in SOURCE_ROOTS:
         rel = base.rstrip("/")
@@ -124,10 +130,23 @@ def _top_level(files: DirectoryFiles) -> tuple[str, ...]:
 
 
 def reaches_code(files: DirectoryFiles, packages: Iterable[str]) -> bool:
-    """Whether any import can resolve into this tree: a module or package at the root or under
-    ``src/``, or a listed package whose directory holds code, exactly as resolve.Tree finds a
-    top-level name. When none can, no snippet reaches the repository's code (a docs-only
-    checkout) and the reference check has nothing to judge, nor anything to load for it."""
-    if _top_level(files):
-        return True
+    """Whether any import may resolve into this tree: a module file or a package directory at
+    the root or under ``src/``, or a listed package whose directory holds code. When none can,
+    no snippet reaches the repository's code (a docs-only checkout) and the reference check has
+    nothing to judge, nor anything to load for it.
+
+    It may say True where :class:`resolve.Tree` then finds nothing (that only costs the check),
+    never False where Tree finds something. It reads the root and ``src/`` listings and one
+    ``stat`` per directory there, never a directory's own listing: a large data or build
+    directory that git ignores is not read on every check.
+    """
+    for base in SOURCE_ROOTS:
+        rel = base.rstrip("/")
+        if rel and files.kind(rel) != DIRECTORY:
+            continue
+        for name, kind in files.listing(rel).items():
+            if kind == FILE and name.endswith(".py") and name[:-3].isidentifier():
+                return True
+            if kind == DIRECTORY and name.isidentifier() and files.may_be_package(f"{base}{name}"):
+                return True
     return any(files.holds_code(base + name) for name in packages if name.isidentifier() for base in SOURCE_ROOTS)
