@@ -107,6 +107,10 @@ class Config:
     def is_excluded(self, path: str) -> bool:
         return bool(self.exclude) and any(fnmatchcase(path, pattern) for pattern in self.exclude)
 
+    def selects(self, path: str) -> bool:
+        """Whether ``path`` is a page this selection reads: a Markdown name, not excluded."""
+        return self.is_markdown(path) and not self.is_excluded(path)
+
     def counterparts(self, path: str) -> list[tuple[str, str]]:
         """Every rule that fits, in rule order: (side of ``path``, counterpart path)."""
         found = (rule.counterpart(path) for rule in self.pair_rules)

@@ -121,7 +121,7 @@ def touched_files(root: Path, changed: Iterable[str], config: Config, known: Ite
     known_set = set(known)
     out: set[str] = set()
     for path in changed:
-        if not config.is_markdown(path) or config.is_excluded(path):
+        if not config.selects(path):
             continue
         out.add(path)
         for _, other in config.counterparts(path):
@@ -281,7 +281,7 @@ def inventory_of(files: Mapping[str, bytes], config: Config, memo: Memo | None =
     notices: list[Notice] = []
     present: set[str] = set()
     for rel in sorted(files):
-        if not config.is_markdown(rel) or config.is_excluded(rel):
+        if not config.selects(rel):
             continue
         present.add(rel)
         found, problems = snippets_from_bytes(rel, files[rel], config, memo=memo)
@@ -329,7 +329,7 @@ def with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
     """The selected Markdown among ``changed`` and every counterpart it may have."""
     out: set[str] = set()
     for path in changed:
-        if config.is_markdown(path) and not config.is_excluded(path):
+        if config.selects(path):
             out.add(path)
             out.update(other for _, other in config.counterparts(path))
     return out
@@ -343,7 +343,7 @@ def inventory_with(recorded: Inventory, config: Config, read: Mapping[str, bytes
     pull request through the API): the other files keep their recorded snippets and pairs, so
     only the files read are extracted and aligned again.
     """
-    selected = {rel: data for rel, data in read.items() if config.is_markdown(rel) and not config.is_excluded(rel)}
+    selected = {rel: data for rel, data in read.items() if config.selects(rel)}
     fetched = {rel: data for rel, data in selected.items() if isinstance(data, bytes)}
     skipped = [data for data in selected.values() if isinstance(data, Notice)]
     fresh = inventory_of(fetched, config)

@@ -92,7 +92,7 @@ def markdown_files(root: Path, config: Config) -> tuple[list[str], frozenset[str
         candidates: Iterable[str] = sorted(set(p for p in listed.split("\0") if p))
     else:
         candidates, regular = _walk_typed(root)
-    return [p for p in candidates if config.is_markdown(p) and not config.is_excluded(p)], regular
+    return [p for p in candidates if config.selects(p)], regular
 
 
 def _walk_typed(root: Path) -> tuple[list[str], frozenset[str]]:
@@ -263,7 +263,7 @@ def read_listed(root: Path, rel: str, regular: bool, limit: int | None = None) -
 
 
 def exists_markdown(root: Path, rel: str, config: Config) -> bool:
-    if not config.is_markdown(rel) or config.is_excluded(rel):
+    if not config.selects(rel):
         return False
     name = os.path.join(root, rel)
     try:

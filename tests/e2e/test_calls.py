@@ -6,11 +6,10 @@ here by searching the Markdown, independently of the check."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import docs_with_code
+from tests.support.corpus import docs_with_code, lines_matching
 
 from docsnippets.cli import main
 
@@ -41,15 +40,6 @@ def call_findings(capsys, root: Path, *extra: str) -> tuple[int, list[dict]]:
     code = main(["check", "--root", str(root), "--no-cache", "--format", "json", "--fail-on", "references", *extra])
     found = json.loads(capsys.readouterr().out)["broken_references"]
     return code, [b for b in found if b["kind"] in CALL_KINDS]
-
-
-def lines_matching(root: Path, pattern: str) -> set[tuple[str, int]]:
-    out = set()
-    for md in sorted((root / "docs").rglob("*.md")):
-        for n, line in enumerate(md.read_text(encoding="utf-8").splitlines(), start=1):
-            if re.search(pattern, line):
-                out.add((md.relative_to(root).as_posix(), n))
-    return out
 
 
 def edit(root: Path, path: str, old: str, new: str) -> None:

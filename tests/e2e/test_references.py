@@ -4,11 +4,10 @@ code, and a code-only pull request through the Action against the fake GitHub AP
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import HEAD, copy_tree, docs_with_code, need
+from tests.support.corpus import HEAD, copy_tree, docs_with_code, lines_matching, need
 from tests.support.fake_github import FakeGitHub, changed
 from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario
 
@@ -33,16 +32,6 @@ def check_json(capsys, root: Path, *extra: str) -> tuple[int, dict]:
     capsys.readouterr()
     code = main(["check", "--root", str(root), "--no-cache", "--format", "json", *extra])
     return code, json.loads(capsys.readouterr().out)
-
-
-def import_lines(root: Path, pattern: str) -> set[tuple[str, int]]:
-    """(file, line) of every Markdown line matching ``pattern``: where a report must point."""
-    out = set()
-    for md in sorted((root / "docs").rglob("*.md")):
-        for n, line in enumerate(md.read_text(encoding="utf-8").splitlines(), start=1):
-            if re.search(pattern, line):
-                out.add((md.relative_to(root).as_posix(), n))
-    return out
 
 
 IMPORT_KINDS = ("module", "name")
@@ -118,7 +107,7 @@ def test_each_breakage_is_reported_at_its_import_line_in_both_languages(
     code, report = check_json(capsys, slime, "--fail-on", "stale,references")
     assert code == 1 and report["verdict"]["cause"] == "references" and report["fresh"] is True
     found = imports_only(report)
-    assert {(b["file"], b["line"]) for b in found} == import_lines(slime, pattern)
+    assert {(b["file"], b["line"]) for b in found} == lines_matching(slime, pattern)
     assert all(b["module"] == module and b["name"] == name and reason in b["reason"] for b in found)
     assert {lang for b in found for lang in LANGUAGES if b["file"].startswith(lang)} == set(LANGUAGES)
     ids = {e["id"] for group in json.loads((slime / MANIFEST).read_text())["files"].values() for e in group["snippets"]}

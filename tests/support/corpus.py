@@ -6,8 +6,10 @@ so a checkout on its own still runs every other test.
 
 from __future__ import annotations
 
+import re
 import shutil
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,7 +49,7 @@ def docs_with_code(dst: Path) -> Path:
     return dst
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
+def write(root: Path, files: Mapping[str, str | bytes]) -> Path:
     """Write each relative path's text (UTF-8, line endings kept) or bytes under root."""
     for rel, content in files.items():
         path = root / rel
@@ -57,3 +59,13 @@ def write(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8", newline="")
     return root
+
+
+def lines_matching(root: Path, pattern: str) -> set[tuple[str, int]]:
+    """(file, line) of every line of ``root/docs`` Markdown matching ``pattern``: where a report must point."""
+    out = set()
+    for md in sorted((root / "docs").rglob("*.md")):
+        for n, line in enumerate(md.read_text(encoding="utf-8").splitlines(), start=1):
+            if re.search(pattern, line):
+                out.add((md.relative_to(root).as_posix(), n))
+    return out

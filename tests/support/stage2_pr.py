@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.corpus import write
 from tests.support.fake_github import FakeGitHub, changed
 from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario, manifest_of
 
@@ -50,17 +51,6 @@ def workflow_run(head_sha: str = HEAD_SHA, owner: str = FORK, branch: str = BRAN
     }
 
 
-def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
-    for name, data in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        else:
-            path.write_text(data, encoding="utf-8")
-    return root
-
-
 @dataclass
 class SmallPR:
     scenario: Scenario
@@ -87,12 +77,12 @@ def small_pr(
 ) -> SmallPR:
     """PR #42 from ``someone:fix-docs``: ``base`` and ``head`` are the two trees; the manifest
     the PR commits is what ``update`` writes for ``recorded`` (default: the head's docs)."""
-    base_dir = write_tree(tmp / "base-tree", base)
+    base_dir = write(tmp / "base-tree", base)
     base_manifest = manifest_of(base_dir, tmp)
     if recorded is base:
         committed = base_manifest
     else:
-        committed = manifest_of(write_tree(tmp / "recorded-tree", head if recorded is None else recorded), tmp)
+        committed = manifest_of(write(tmp / "recorded-tree", head if recorded is None else recorded), tmp)
     repo = fake.repos.get(REPO) or fake.add_repo(REPO)
     if files is None:
         files = [changed(n, "added" if n not in base else "modified") for n in head if base.get(n) != head[n]]
@@ -106,7 +96,7 @@ def small_pr(
     for name, data in base.items():
         repo.add_file(BASE_SHA, name, data)
     repo.add_file(BASE_SHA, MANIFEST, base_manifest)
-    workspace = write_tree(tmp / "workspace", {**base, MANIFEST: base_manifest})
+    workspace = write(tmp / "workspace", {**base, MANIFEST: base_manifest})
     runner = tmp / "runner"
     runner.mkdir()
     scenario = Scenario(workspace, runner, fake, event_name="workflow_run", event=workflow_run())

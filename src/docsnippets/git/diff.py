@@ -78,7 +78,7 @@ def run_diff(
         def exists(path: str) -> bool:
             return exists_markdown(root, path, config)
     else:
-        files = gitrefs.files_at(root, head_sha, lambda p: p == rel or _selected(p, config))
+        files = gitrefs.files_at(root, head_sha, lambda p: p == rel or config.selects(p))
         text = files.pop(rel, None)
         head_manifest = _parse(text, f"{rel} at {head}") if text is not None else None
         inventory = engine.inventory_of(files, config, memo)
@@ -130,7 +130,3 @@ class BlobFiles:
 
     def holds_code(self, path: str) -> bool:
         return path in self._code_dirs
-
-
-def _selected(path: str, config: Config) -> bool:
-    return config.is_markdown(path) and not config.is_excluded(path)

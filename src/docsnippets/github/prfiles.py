@@ -96,10 +96,6 @@ def _manifest(raw: bytes | Notice | None, name: str, sha: str) -> dict[str, Any]
         raise mf.ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on the branch") from None
 
 
-def _selected(path: str, config: Config) -> bool:
-    return config.is_markdown(path) and not config.is_excluded(path)
-
-
 def _differing(head: Tree, base: Tree, config: Config) -> set[str]:
     """The Markdown the base and head commits hold differently.
 
@@ -112,7 +108,7 @@ def _differing(head: Tree, base: Tree, config: Config) -> set[str]:
         h, b = head.entries.get(path), base.entries.get(path)
         if h is not None and h.type == "tree":
             continue
-        if _selected(path, config) and (h is None or b is None or (h.mode, h.sha) != (b.mode, b.sha)):
+        if config.selects(path) and (h is None or b is None or (h.mode, h.sha) != (b.mode, b.sha)):
             out.add(path)
     return out
 
@@ -154,7 +150,7 @@ def _touched(
     known = {s.file for s in recorded.snippets} if recorded is not None else set()
     out: set[str] = set()
     for path in changed:
-        if _selected(path, config):
+        if config.selects(path):
             out.add(path)
             out.update(o for _, o in config.counterparts(path) if read.get(o) is not None or o in known)
     return tuple(sorted(out))

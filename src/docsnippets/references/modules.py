@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
@@ -112,20 +112,26 @@ class DirectoryFiles:
         return False
 
 
-def find_packages(root: Path) -> tuple[str, ...]:
-    """Top-level packages and modules at the root or under ``src/``, as references.py sees them."""
-    files = DirectoryFiles(root)
-    names: set[str] = set()
+def _top_entries(files: DirectoryFiles) -> Iterator[tuple[str, str, str]]:
+    """(base, name, kind) of every entry where top-level modules live: the root and ``src/``."""
     for base in SOURCE_ROOTS:
         rel = base.rstrip("/")
         if rel and files.kind(rel) != DIRECTORY:
             continue
         for name, kind in files.listing(rel).items():
-            stem = name[:-3] if kind == FILE and name.endswith(".py") else name
-            if not stem.isidentifier():
-                continue
-            if (kind == FILE and name.endswith(".py")) or files.kind(f"{base}{name}/__init__.py") == FILE:
-                names.add(stem)
+            yield base, name, kind
+
+
+def find_packages(root: Path) -> tuple[str, ...]:
+    """Top-level packages and modules at the root or under ``src/``, as references.py sees them."""
+    files = DirectoryFiles(root)
+    names: set[str] = set()
+    for base, name, kind in _top_entries(files):
+        stem = name[:-3] if kind == FILE and name.endswith(".py") else name
+        if not stem.isidentifier():
+            continue
+        if (kind == FILE and name.endswith(".py")) or files.kind(f"{base}{name}/__init__.py") == FILE:
+            names.add(stem)
     return tuple(sorted(names))
 
 
@@ -140,13 +146,9 @@ def reaches_code(files: DirectoryFiles, packages: Iterable[str]) -> bool:
     ``stat`` per directory there, never a directory's own listing: a large data or build
     directory that git ignores is not read on every check.
     """
-    for base in SOURCE_ROOTS:
-        rel = base.rstrip("/")
-        if rel and files.kind(rel) != DIRECTORY:
-            continue
-        for name, kind in files.listing(rel).items():
-            if kind == FILE and name.endswith(".py") and name[:-3].isidentifier():
-                return True
-            if kind == DIRECTORY and name.isidentifier() and files.may_be_package(f"{base}{name}"):
-                return True
+    for base, name, kind in _top_entries(files):
+        if kind == FILE and name.endswith(".py") and name[:-3].isidentifier():
+            return True
+        if kind == DIRECTORY and name.isidentifier() and files.may_be_package(f"{base}{name}"):
+            return True
     return any(files.holds_code(base + name) for name in packages if name.isidentifier() for base in SOURCE_ROOTS)
