@@ -100,30 +100,31 @@ sys.exit(code)
 """
 # Parallelism probe: the product's own per-file extraction, sequential or over a process pool.
 PARALLEL = """
-import sys, time
+import sys
 from multiprocessing import Pool
 from pathlib import Path
 from docsnippets.config import Config
-from docsnippets.pairs import pair_up
-from docsnippets.engine import scan_files
-from docsnippets.tree import markdown_files
+from docsnippets.judge.inventory import read_pages
+from docsnippets.snippets.pairs import pair_up
+from docsnippets.sources.worktree import WorkTree
 
 def chunk(args):
     root, files = args
-    return scan_files(Path(root), files, Config())
+    return read_pages(WorkTree(Path(root)), files, Config())
 
 if __name__ == "__main__":
     root, workers = Path(sys.argv[1]).resolve(), int(sys.argv[2])
     config = Config()
-    files = markdown_files(root, config)[0]
+    files = [p for p in WorkTree(root).entries() if config.selects(p)]
+    parts = [(str(root), files[i::workers * 8]) for i in range(workers * 8)] if workers > 1 else [(str(root), files)]
+    snippets, notices, present = [], [], set()
     if workers <= 1:
-        snippets, notices, present = scan_files(root, files, config)
+        found = [chunk(parts[0])]
     else:
-        parts = [(str(root), files[i::workers * 8]) for i in range(workers * 8)]
-        snippets, notices, present = [], [], set()
         with Pool(workers) as pool:
-            for s, n, p in pool.imap_unordered(chunk, parts):
-                snippets += s; notices += n; present |= p
+            found = list(pool.imap_unordered(chunk, parts))
+    for f in found:
+        snippets += f.snippets; notices += f.notices; present |= f.present
     inv = pair_up(snippets, present, config, notices)
     print(len(inv.snippets), len(inv.pairs))
 """

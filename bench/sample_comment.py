@@ -15,10 +15,11 @@ import sys
 from pathlib import Path
 
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
+from docsnippets.judge.compare import compare
+from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
 from docsnippets.report import render
-from docsnippets.report.compare import compare
+from docsnippets.sources.worktree import WorkTree
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -30,8 +31,8 @@ MARKER = "<!-- docsnippets:sticky-comment -->"
 
 def slime_comment(base: Path, head: Path) -> str:
     config = Config()
-    recorded = mf.to_inventory(mf.build(scan_tree(base, config), config, REPO, BASE_SHA))
-    current = scan_tree(head, config)
+    recorded = mf.to_inventory(mf.build(whole(WorkTree(base), config)[0], config, REPO, BASE_SHA))
+    current = whole(WorkTree(head), config)[0]
     report = compare(recorded, current)
     ctx = render.CommentContext(
         marker=MARKER,

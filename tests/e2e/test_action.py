@@ -23,7 +23,7 @@ from tests.support.scenario import (
 from docsnippets.github.annotate import annotations
 from docsnippets.github.client import COMMENT_MARKER
 from docsnippets.github.settings import Settings
-from docsnippets.report.verdict import decide
+from docsnippets.judge.verdict import decide
 
 
 @pytest.fixture
@@ -210,7 +210,7 @@ def test_settings_read_inputs_as_the_runner_passes_them(tmp_path):
 
 def test_annotations_escape_and_limit():
     from docsnippets.config import Config
-    from docsnippets.report.compare import compare
+    from docsnippets.judge.compare import compare
     from docsnippets.snippets.extract import snippets_from_text
     from docsnippets.snippets.pairs import pair_up
 
@@ -254,10 +254,10 @@ def test_a_schema_1_base_manifest_still_shows_what_the_pr_changes(tmp_path, fake
     """The PR that brings schema 2 in is compared with a base branch that still has schema 1."""
     import json
 
+    from tests.support.judging import scan_tree
     from tests.support.manifest_helpers import schema1
 
     from docsnippets.config import Config
-    from docsnippets.engine import scan_tree
 
     old = json.dumps(schema1(scan_tree(BASE, Config())), ensure_ascii=False, indent=2)
     pr = slime_scenario(tmp_path, fake, BASE, HEAD, head_manifest=manifests["head"], base_manifest=old)

@@ -174,14 +174,14 @@ def test_slime_own_modules_read_as_snippets_give_no_finding(pristine, monkeypatc
     the rest of Slime hundreds of times; that code runs, so any finding would be a false alarm."""
     from docsnippets.references import callables
     from docsnippets.references.calls import call_findings
-    from docsnippets.references.modules import DirectoryFiles
     from docsnippets.references.namespaces import Namespaces
-    from docsnippets.references.resolve import Tree
+    from docsnippets.references.resolve import ModuleIndex
+    from docsnippets.sources.directory import DirectoryFiles
 
     judged = []
     bind = callables.bind
     monkeypatch.setattr(callables, "bind", lambda *a: judged.append(a[2]) or bind(*a))
-    ns = Namespaces(Tree(DirectoryFiles(pristine), ()))
+    ns = Namespaces(ModuleIndex(DirectoryFiles(pristine), ()))
     found = [
         (path.relative_to(pristine).as_posix(), f.line, f.reason)
         for path in sorted((pristine / "slime").rglob("*.py"))

@@ -84,7 +84,7 @@ def test_a_push_while_the_pr_is_read_leaves_no_verdict(tmp_path, fake):
     pr = small_pr(tmp_path, fake, BASE, head)
 
     def push(method: str, path: str) -> None:
-        if "/git/blobs/" in path:
+        if "/tarball/" in path:
             pr.repo.pulls[42]["head_sha"] = "e" * 40
 
     fake.on_request = push
@@ -122,14 +122,18 @@ def test_a_marker_comment_by_someone_else_is_never_adopted(tmp_path, fake):
 # -- 5. a budget for the API ---------------------------------------------------------------------
 
 
-def test_a_manifest_listing_2000_untouched_files_costs_no_request_for_them(tmp_path, fake):
+@pytest.mark.parametrize("archive", [True, False], ids=["archive", "file-by-file"])
+def test_a_manifest_listing_2000_untouched_files_costs_no_request_for_them(tmp_path, fake, archive):
     """The PR changes only its manifest, recording 2,000 files its head does not hold."""
     ghosts = {f"docs/en/ghost{i}.md": page(i) for i in range(2000)}
     pr = small_pr(tmp_path, fake, BASE, BASE, [changed(MANIFEST)], recorded={**BASE, **ghosts})
+    if not archive:
+        pr.scenario.inputs["DOCSNIPPETS_ARCHIVE_MAX_BYTES"] = "1"
     fake.reset_log()
     result = pr.scenario.run()
-    assert len(fake.requests()) <= 12, len(fake.requests())
-    assert len(blob_reads(fake)) == 1  # the manifest
+    api = [r for r in fake.requests() if not r.path.startswith("/_codeload/")]
+    assert len(api) <= 12, [(r.method, r.path) for r in api]
+    assert len(blob_reads(fake)) == (0 if archive else 1)  # the manifest, when it is not in the archive
     assert result.code == 0, result.stdout + result.stderr
     assert [s["state"] for s in pr.statuses()] == ["failure"]  # records of files that are not there
 
@@ -140,6 +144,7 @@ def test_past_the_request_budget_the_pr_is_too_large_for_stage_2(tmp_path, fake)
     lies = {f"docs/en/p{i}.md": page(i + 1000) for i in range(60)}
     pr = small_pr(tmp_path, fake, {**BASE, **many}, {**BASE, **many}, [changed(MANIFEST)], recorded={**BASE, **lies})
     pr.scenario.inputs["DOCSNIPPETS_REQUEST_BUDGET"] = "40"
+    pr.scenario.inputs["DOCSNIPPETS_ARCHIVE_MAX_BYTES"] = "1"  # past the archive's bounds: file by file
     fake.reset_log()
     result = pr.scenario.run()
     assert result.code == 2, result.stdout + result.stderr

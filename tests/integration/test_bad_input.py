@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tests.support.judging import scan_tree
 from tests.support.manifest_helpers import entry_objects, rename_file, schema1
 
 from docsnippets.cli import main
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
 from docsnippets.manifest import build as mf
 
 SRC = Path(__file__).resolve().parents[2] / "src"

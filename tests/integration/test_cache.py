@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import judging
 from tests.support.child_check import check_imports
+from tests.support.judging import scan_tree
 
 from docsnippets import cache as cache_mod
-from docsnippets import engine
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
 from docsnippets.manifest import build as mf
 from docsnippets.snippets import fences
 
@@ -277,15 +277,15 @@ def test_cached_check_of_the_real_change(tmp_path, monkeypatch, base_tree, head_
     """44d29ee59's manifest against the 624b824a8 docs: the same report, cold or cached."""
     base, head = base_tree, head_tree
     manifest = tmp_path / "base.json"
-    engine.update(base, Config(), manifest, repository=None, commit=None)
-    plain = engine.check(head, Config(), manifest)
-    engine.check(head, Config(), manifest, memo=SnippetCache(tmp_path / "c", Config()))
+    judging.update(base, Config(), manifest, repository=None, commit=None)
+    plain = judging.check(head, Config(), manifest)
+    judging.check(head, Config(), manifest, memo=SnippetCache(tmp_path / "c", Config()))
     warm = SnippetCache(tmp_path / "c", Config())
     _no_parsing(monkeypatch)
-    cached = engine.check(head, Config(), manifest, memo=warm)
+    cached = judging.check(head, Config(), manifest, memo=warm)
     assert warm.hits == 14
-    assert cached.report == plain.report and cached.inventory == plain.inventory
-    assert (len(plain.report.changed), len(plain.report.moved)) == (4, 5)
+    assert cached.freshness == plain.freshness and cached.inventory == plain.inventory
+    assert (len(plain.freshness.changed), len(plain.freshness.moved)) == (4, 5)
 
 
 def test_a_cached_check_never_imports_markdown_it(make_tree, tmp_path):

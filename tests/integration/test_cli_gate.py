@@ -9,7 +9,7 @@ import pytest
 
 from docsnippets.cli import build_parser, main
 from docsnippets.config import Config
-from docsnippets.report.compare import compare
+from docsnippets.judge.compare import compare
 from docsnippets.report.text import report_text
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import pair_up

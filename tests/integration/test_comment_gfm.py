@@ -13,8 +13,8 @@ from tests.support.corpus import BASE, HEAD, write
 from tests.support.gfm import assert_structure, sample_comment, visible_items
 
 from docsnippets.cli import main
+from docsnippets.judge.compare import compare
 from docsnippets.report import render
-from docsnippets.report.compare import compare
 
 SHA = "e" * 40
 REPO_URL = "https://github.com/o/r"

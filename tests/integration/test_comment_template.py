@@ -11,8 +11,8 @@ import cmarkgfm
 import pytest
 
 from docsnippets.cli import main
+from docsnippets.judge.compare import compare
 from docsnippets.report import render
-from docsnippets.report.compare import compare
 
 SHA = "d" * 40
 HOSTILE_NAMES = (

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+from tests.support.judging import scan_tree
 from tests.support.manifest_helpers import pairs
 
 from docsnippets.cli import main
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.fences import extract_fences
 

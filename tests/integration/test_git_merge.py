@@ -261,10 +261,10 @@ def test_commit_is_recorded_only_when_given_and_kept_for_unchanged_entries(tmp_p
 
 
 def test_a_schema_1_manifest_is_stale_with_the_fix(tmp_path):
+    from tests.support.judging import scan_tree
     from tests.support.manifest_helpers import schema1
 
     from docsnippets.config import Config
-    from docsnippets.engine import scan_tree
 
     repo = init(tmp_path / "r", FILES)
     (repo / M).write_text(json.dumps(schema1(scan_tree(repo, Config()))), encoding="utf-8")

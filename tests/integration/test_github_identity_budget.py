@@ -1,4 +1,4 @@
-"""The client's request budget, its comment identity and its pinned tree reads, over real HTTP
+"""The client's request budget, its comment identity and a commit read by its listing, over real HTTP
 against the fake API."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from tests.support.fake_github import FakeGitHub, changed
 
 from docsnippets.github.client import PullRequestClient, with_marker
-from docsnippets.github.pinned import read_paths
+from docsnippets.github.commit import GitHubCommit
+from docsnippets.sources import Refusal
 
 REPO = "octo/docs"
 PR = 17
@@ -82,7 +83,7 @@ def test_the_comment_author_can_be_named_for_an_app_token(fake: FakeGitHub) -> N
     assert len(fake.comments(REPO, PR)) == 2
 
 
-def test_a_tree_is_read_exactly_and_each_blob_once(fake: FakeGitHub) -> None:
+def test_a_commit_is_read_exactly_and_each_blob_once(fake: FakeGitHub) -> None:
     repo = fake.repos[REPO]
     for name in (" docs/a.md", "docs/a.md", "docs/b.md"):
         repo.add_file(HEAD, name, "same bytes\n" if name != "docs/a.md" else "other\n")
@@ -90,14 +91,15 @@ def test_a_tree_is_read_exactly_and_each_blob_once(fake: FakeGitHub) -> None:
     repo.add_symlink(HEAD, "docs/link.md", "a.md")
     repo.add_submodule(HEAD, "docs/sub.md")
     gh = client(fake)
-    tree = gh.tree(HEAD)
+    commit = GitHubCommit(gh.listing(HEAD), gh.blob, listed={"docs/listed.md"})
     paths = [" docs/a.md", "docs/a.md", "docs/b.md", "docs/big.md", "docs/link.md", "docs/sub.md", "docs/gone.md"]
-    got = read_paths(tree, [*paths, "docs/listed.md"], max_bytes=50, listed={"docs/listed.md"}, blob=gh.blob)
-    assert got.files[" docs/a.md"] == got.files["docs/b.md"] == b"same bytes\n"
-    assert got.files["docs/a.md"] == b"other\n"
-    assert "larger than max_file_bytes (50 bytes)" in str(got.files["docs/big.md"])
-    assert got.files["docs/gone.md"] is None
-    assert [(r.path, r.reason.split(";")[0]) for r in got.refused] == [
+    got = commit.read_many([*paths, "docs/listed.md"], 50)
+    assert got[" docs/a.md"] == got["docs/b.md"] == b"same bytes\n"
+    assert got["docs/a.md"] == b"other\n"
+    assert "larger than max_file_bytes (50 bytes)" in str(got["docs/big.md"])
+    assert got["docs/gone.md"] is None
+    refused = [r for r in got.values() if isinstance(r, Refusal)]
+    assert [(r.path, r.reason.split(";")[0]) for r in refused] == [
         ("docs/link.md", "a symbolic link"),
         ("docs/listed.md", f"listed as changed by the PR but not in its head {HEAD[:12]}"),
         ("docs/sub.md", "a submodule"),

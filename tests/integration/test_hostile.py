@@ -19,16 +19,16 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from markdown_it import MarkdownIt
+from tests.support import judging
 from tests.support.manifest_helpers import entry_objects, pairs
 
-from docsnippets import engine
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.fileio import write_atomic
+from docsnippets.judge.compare import compare
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.report import render
-from docsnippets.report.compare import compare
 from docsnippets.snippets import classify
 from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
 from docsnippets.snippets.records import Notice
@@ -116,7 +116,7 @@ def _executing_bodies(mark: Path) -> list[str]:
 
 HOOK = """
 import os, sys
-from docsnippets import cli, engine  # imported before the hook: their own code runs freely
+from docsnippets import cli, judge  # imported before the hook: their own code runs freely
 from docsnippets.manifest import build as manifest
 from docsnippets.manifest import store
 from docsnippets.report import render
@@ -622,4 +622,4 @@ def test_update_with_a_broken_manifest_replaces_it(config, tmp_path, capsys):
     (root / mf.DEFAULT_MANIFEST).write_text("{ not json")
     assert main(["update", "--root", str(root)]) == 0
     assert main(["check", "--root", str(root)]) == 0
-    assert engine.check(root, config, root / mf.DEFAULT_MANIFEST).report.fresh
+    assert judging.check(root, config, root / mf.DEFAULT_MANIFEST).freshness.fresh

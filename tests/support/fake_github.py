@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import itertools
 import json
 import math
 import re
+import tarfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -40,7 +42,7 @@ TOO_LONG_ERROR: dict[str, Any] = {
 FORBIDDEN_INTEGRATION: dict[str, Any] = {"message": "Resource not accessible by integration"}
 NOT_FOUND: dict[str, Any] = {"message": "Not Found"}
 
-JsonBody = dict[str, Any] | list[Any] | str | None
+JsonBody = dict[str, Any] | list[Any] | str | bytes | None
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class FakeRepo:
     links: dict[tuple[str, str], str] = field(default_factory=dict)  # (ref, path) -> symlink target
     submodules: dict[tuple[str, str], str] = field(default_factory=dict)  # (ref, path) -> commit sha
     truncated: set[str] = field(default_factory=set)  # refs whose tree GitHub lists only in part
+    archives: dict[str, bytes] = field(default_factory=dict)  # ref -> the tarball served instead of the real one
 
     def add_pull(
         self,
@@ -144,6 +147,40 @@ class FakeRepo:
                 folder = "/".join(parts[:i])
                 entries.setdefault(folder, {"path": folder, "mode": "040000", "type": "tree", "sha": "0" * 40})
         return [entries[p] for p in sorted(entries)]
+
+    def archive(self, ref: str) -> bytes | None:
+        """The gzipped tar of ``ref`` as GitHub's tarball endpoint serves it (git archive's layout:
+        one ``owner-name-sha7/`` directory, the commit in a pax global header), or None."""
+        if ref in self.archives:
+            return self.archives[ref]
+        entries = self.tree(ref)
+        if not entries:
+            return None
+        top = f"{self.full_name.replace('/', '-')}-{ref[:7]}"
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT, pax_headers={"comment": ref}) as tar:
+            tar.addfile(_member(top, tarfile.DIRTYPE))
+            for entry in entries:
+                name = f"{top}/{entry['path']}"
+                if entry["type"] == "tree" or entry["type"] == "commit":
+                    tar.addfile(_member(name, tarfile.DIRTYPE))
+                elif entry["mode"] == "120000":
+                    member = _member(name, tarfile.SYMTYPE)
+                    member.linkname = self.links[(ref, entry["path"])]
+                    tar.addfile(member)
+                else:
+                    data = self.contents[(ref, entry["path"])]
+                    member = _member(name, tarfile.REGTYPE)
+                    member.size = len(data)
+                    tar.addfile(member, io.BytesIO(data))
+        return buffer.getvalue()
+
+
+def _member(name: str, kind: bytes) -> tarfile.TarInfo:
+    member = tarfile.TarInfo(name)
+    member.type = kind
+    member.mode = 0o755 if kind == tarfile.DIRTYPE else 0o644
+    return member
 
 
 def changed(filename: str, status: str = "modified", previous: str | None = None) -> dict[str, Any]:
@@ -322,6 +359,12 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ("GET", re.compile(_REPO + r"/contents(?:/(?P<path>.*))?$"), "get_contents"),
     ("GET", re.compile(_REPO + r"/git/blobs/(?P<sha>[0-9a-f]+)$"), "get_blob"),
     ("GET", re.compile(_REPO + r"/git/trees/(?P<sha>[0-9a-f]{40})$"), "get_tree"),
+    ("GET", re.compile(_REPO + r"/tarball/(?P<sha>[0-9a-f]{40})$"), "get_tarball"),
+    (
+        "GET",
+        re.compile(r"/_codeload/(?P<owner>[^/]+)/(?P<name>[^/]+)/legacy\.tar\.gz/(?P<sha>[0-9a-f]{40})$"),
+        "codeload",
+    ),
 ]
 
 
@@ -411,13 +454,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.log.append(LoggedRequest(method, path, query, status))
         if body is None:
             payload = b""
+        elif isinstance(body, bytes):
+            payload = body
         elif isinstance(body, str):
             payload = body.encode()
         else:
             payload = json.dumps(body).encode()
         try:
             self.send_response(status)
-            if payload:
+            given = {k.lower() for k in headers or {}}
+            if payload and "content-type" not in given:
                 ctype = "text/html" if isinstance(body, str) else "application/json; charset=utf-8"
                 self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(payload)))
@@ -697,6 +743,19 @@ class _Handler(BaseHTTPRequestHandler):
             entries = [e for e in entries if "/" not in e["path"]]
         url = self._api(f"/repos/{repo.full_name}/git/trees/{sha}")
         return 200, {"sha": sha, "url": url, "tree": entries, "truncated": sha in repo.truncated}, {}
+
+    def _get_tarball(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
+        """GitHub answers 302 to its archive host; here the same server serves it under /_codeload."""
+        if repo.archive(params["sha"]) is None:
+            raise _Answer(404, NOT_FOUND)
+        location = self._api(f"/_codeload/{repo.full_name}/legacy.tar.gz/{params['sha']}")
+        return 302, None, {"Location": location}
+
+    def _codeload(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
+        data = repo.archive(params["sha"])
+        if data is None:
+            raise _Answer(404, NOT_FOUND)
+        return 200, data, {"Content-Type": "application/x-gzip"}
 
     def _get_blob(self, repo: FakeRepo, params: dict[str, Any], query: Any, raw: bytes) -> Any:
         for data in [*repo.contents.values(), *(t.encode() for t in repo.links.values())]:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from tests.support.corpus import write
 
-from docsnippets.references.check import check_references, snippets_calling, snippets_to_check
-from docsnippets.references.modules import DirectoryFiles
+from docsnippets.references.broken import broken_references, snippets_calling, snippets_to_check
 from docsnippets.snippets.records import Snippet
+from docsnippets.sources.directory import DirectoryFiles
 
 FIRST = 20  # file line of every test snippet's first body line
 
@@ -152,7 +152,7 @@ def snippet(body: str, file: str = "docs/a.md") -> Snippet:
 
 
 def findings(root: Path, body: str, ignore_calls: tuple[str, ...] = ()) -> list[tuple[int, str, str]]:
-    found = check_references([snippet(body)], DirectoryFiles(root), ignore_calls=ignore_calls)
+    found = broken_references([snippet(body)], DirectoryFiles(root), ignore_calls=ignore_calls)
     return [(b.line - FIRST + 1, str(b.kind), b.reason) for b in found]
 
 
@@ -301,7 +301,7 @@ def test_ignore_calls_patterns_match_the_callee_dotted_name(lib, patterns, count
 
 
 def test_a_finding_names_the_callee_by_module_and_qualified_name(lib):
-    (found,) = check_references([snippet(CLIENTS + "c = Client('u')\n")], DirectoryFiles(lib))
+    (found,) = broken_references([snippet(CLIENTS + "c = Client('u')\n")], DirectoryFiles(lib))
     assert (found.module, found.name, found.line) == ("lib.clients", "Base.__init__", FIRST + 1)
 
 
@@ -326,24 +326,24 @@ def test_a_page_shares_the_imports_of_its_earlier_snippets(lib):
     elsewhere = replace(later, file="docs/q.md")
     rebound = replace(snippet("fetch = None\n", "docs/p.md"), code_lines=(FIRST + 5, FIRST + 5))
     files = DirectoryFiles(lib)
-    assert [(b.file, b.line) for b in check_references([first, later], files)] == [("docs/p.md", FIRST + 10)]
+    assert [(b.file, b.line) for b in broken_references([first, later], files)] == [("docs/p.md", FIRST + 10)]
     # Only the page's snippets, only those before it, and only an import by the nearest one.
-    assert check_references([later, elsewhere], files, pages=[first, later, elsewhere])[0].file == "docs/p.md"
-    assert len(check_references([later, elsewhere], files, pages=[first, later, elsewhere])) == 1
-    assert check_references([replace(first, code_lines=(FIRST + 20, FIRST + 20)), later], files) == ()
-    assert check_references([later], files, pages=[first, rebound, later]) == ()
+    assert broken_references([later, elsewhere], files, pages=[first, later, elsewhere])[0].file == "docs/p.md"
+    assert len(broken_references([later, elsewhere], files, pages=[first, later, elsewhere])) == 1
+    assert broken_references([replace(first, code_lines=(FIRST + 20, FIRST + 20)), later], files) == ()
+    assert broken_references([later], files, pages=[first, rebound, later]) == ()
 
 
 def test_call_findings_in_the_json_the_text_the_comment_and_the_annotations(lib):
     from docsnippets.github.annotate import annotations
+    from docsnippets.judge.compare import compare
+    from docsnippets.judge.verdict import decide
     from docsnippets.report import render
-    from docsnippets.report.compare import compare
     from docsnippets.report.data import report_json
     from docsnippets.report.text import report_text
-    from docsnippets.report.verdict import decide
     from docsnippets.snippets.records import Inventory
 
-    (call,) = check_references([snippet(API + "fetch('u')\n", "docs/<b>x</b>.md")], DirectoryFiles(lib))
+    (call,) = broken_references([snippet(API + "fetch('u')\n", "docs/<b>x</b>.md")], DirectoryFiles(lib))
     empty = Inventory((), (), ())
     report = replace(compare(empty, empty), broken_references=(("snip-0123456789ab", call),))
     data = report_json(report)["broken_references"][0]
@@ -372,12 +372,12 @@ def _star_fan(root: Path, depth: int) -> Path:
 
 def test_a_fan_of_star_imports_is_read_once_per_module(tmp_path, monkeypatch):
     from docsnippets.references.namespaces import Namespaces
-    from docsnippets.references.resolve import Tree
+    from docsnippets.references.resolve import ModuleIndex
 
     depth = 16
     root = _star_fan(tmp_path, depth)
     counts = {"names": 0, "lookups": 0}
-    names, lookup = Tree.names, Namespaces._lookup
+    names, lookup = ModuleIndex.names, Namespaces._lookup
 
     def counting_names(self, module):
         counts["names"] += 1
@@ -387,10 +387,10 @@ def test_a_fan_of_star_imports_is_read_once_per_module(tmp_path, monkeypatch):
         counts["lookups"] += 1
         return lookup(self, module, name, hops)
 
-    monkeypatch.setattr(Tree, "names", counting_names)
+    monkeypatch.setattr(ModuleIndex, "names", counting_names)
     monkeypatch.setattr(Namespaces, "_lookup", counting_lookup)
     body = "from fan.a0 import nothere, f\nnothere(1)\nf()\n"
-    found = check_references([snippet(body)], DirectoryFiles(root))
+    found = broken_references([snippet(body)], DirectoryFiles(root))
     assert [(b.line - FIRST + 1, str(b.kind)) for b in found] == [(1, "name"), (3, "call")]
     modules = 2 * depth + 3
     assert counts["names"] <= 3 * modules and counts["lookups"] <= 3 * modules, counts
@@ -405,20 +405,20 @@ def test_a_fan_of_star_imports_is_read_once_per_module(tmp_path, monkeypatch):
     ids=["deep-attribute-chain", "long-chain-of-names"],
 )
 def test_hostile_nesting_is_not_judged_and_raises_nothing(lib, body):
-    assert [b for b in check_references([snippet(body)], DirectoryFiles(lib)) if b.kind == "call"] == []
+    assert [b for b in broken_references([snippet(body)], DirectoryFiles(lib)) if b.kind == "call"] == []
 
 
 def test_a_chain_of_star_imports_deeper_than_the_interpreter_is_not_judged(tmp_path):
     files = {"chain/__init__.py": "", "chain/m1500.py": "x = 1\n"}
     files.update({f"chain/m{i}.py": f"from chain.m{i + 1} import *\n" for i in range(1500)})
     root = write(tmp_path, files)
-    assert check_references([snippet("from chain.m0 import nothere\nnothere()\n")], DirectoryFiles(root)) == ()
+    assert broken_references([snippet("from chain.m0 import nothere\nnothere()\n")], DirectoryFiles(root)) == ()
 
 
 def test_a_call_reason_with_an_unpaired_backtick_stays_plain_text(lib):
     from docsnippets.report.items import broken
 
-    (call,) = check_references([snippet(API + "fetch('u')\n")], DirectoryFiles(lib))
+    (call,) = broken_references([snippet(API + "fetch('u')\n")], DirectoryFiles(lib))
     odd = replace(call, reason="unexpected keyword argument `x` of <b>`y</b>")
     line = broken("snip-0123456789ab", odd, None)
     assert "\\`x\\` of ``<b>`y</b>``" in line  # escaped, and the HTML inside a code span

@@ -1,4 +1,4 @@
-from docsnippets.report.compare import compare
+from docsnippets.judge.compare import compare
 
 A = "async def alpha(x):\n    return await fetch(x, 1)\n"
 B = "async def beta(y):\n    value = compute(y)\n    return await store(y, 'k', value)\n"

@@ -1,12 +1,14 @@
 """Stage 2's pure parts: stage 1's report as typed facts, and a manifest's inventory with some
-files replaced by their bytes."""
+files read again from the tree."""
 
 from __future__ import annotations
 
 import json
 
-from docsnippets.engine import inventory_of, inventory_with
+from tests.support.memory import MemoryTree
+
 from docsnippets.github.crosscheck import Facts, Unread, cross_check, facts_of, stage1_facts
+from docsnippets.judge.inventory import partial, whole
 
 
 def _report(**changes) -> dict:
@@ -36,9 +38,10 @@ def test_stage1_report_directory_needs_exactly_one_json(tmp_path):
     assert missing is not None and missing.comment is None  # no artifact: a log line only
 
 
-def test_inventory_with_equals_a_scan_of_the_tree_it_describes(config):
-    """A manifest's inventory with a few files replaced by their bytes is the inventory of the
-    tree with those files: what stage 2 relies on instead of a checkout."""
+def test_a_partial_reading_equals_a_whole_reading_of_the_tree(config):
+    """A manifest's inventory with a few files read again is the inventory of the tree with
+    those files: what a partial reading (``check --changed``, stage 2 past its archive bounds)
+    relies on."""
     block = "```python\nimport asyncio\nasync def main():\n    await asyncio.sleep({n})\n```\n"
     before = {
         "docs/en/a.md": block.format(n=1).encode(),
@@ -48,7 +51,11 @@ def test_inventory_with_equals_a_scan_of_the_tree_it_describes(config):
     }
     after = {**before, "docs/en/a.md": block.format(n=3).encode()}
     del after["docs/zh/b.md"]
-    read = {"docs/en/a.md": after["docs/en/a.md"], "docs/zh/a.md": after["docs/zh/a.md"], "docs/zh/b.md": None}
-    expected = inventory_of(after, config)
+    expected, _ = whole(MemoryTree(after), config)
     assert len(expected.snippets) == 3 and len(expected.pairs) == 1  # a.md paired, b.md alone
-    assert inventory_with(inventory_of(before, config), config, read) == expected
+    head = MemoryTree(after)
+    found, _ = partial(
+        head, whole(MemoryTree(before), config)[0], ["docs/en/a.md", "docs/zh/a.md", "docs/zh/b.md"], config
+    )
+    assert found == expected
+    assert sorted(head.reads) == ["docs/en/a.md", "docs/zh/a.md", "docs/zh/b.md"]  # nothing else was read

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docsnippets.constants import parse_fail_on
-from docsnippets.report.verdict import Verdict
+from docsnippets.judge.verdict import Verdict
 
 
 @pytest.mark.parametrize(

@@ -48,11 +48,14 @@ def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> list[str]:
     return [target, *(f"{target}.{alias.name}" for alias in node.names)]
 
 
-def _runtime_imports(module: str, tree: ast.Module, is_package: bool, known: set[str]) -> set[str]:
-    """Package modules this module imports when it runs (``if TYPE_CHECKING:`` blocks excluded)."""
+def _runtime_imports(
+    module: str, tree: ast.Module, is_package: bool, known: set[str], type_hints: bool = False
+) -> set[str]:
+    """Package modules this module imports when it runs (``if TYPE_CHECKING:`` blocks excluded
+    unless ``type_hints``)."""
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not type_hints and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(child) for stmt in node.body for child in ast.walk(stmt))
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -65,11 +68,13 @@ def _runtime_imports(module: str, tree: ast.Module, is_package: bool, known: set
     return {name for name in out if name in known and name != "docsnippets"} - {module}
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(type_hints: bool = False) -> dict[str, set[str]]:
     modules = _modules()
     known = set(modules)
     return {
-        name: _runtime_imports(name, ast.parse(path.read_text(encoding="utf-8")), path.name == "__init__.py", known)
+        name: _runtime_imports(
+            name, ast.parse(path.read_text(encoding="utf-8")), path.name == "__init__.py", known, type_hints
+        )
         for name, path in modules.items()
     }
 
@@ -117,9 +122,11 @@ def test_the_top_level_stays_short():
     assert len(top_modules) <= 12 and len(subpackages) >= 4, (top_modules, subpackages)
 
 
-def test_the_import_graph_has_no_cycle():
-    assert "docsnippets.snippets.records" in _graph()["docsnippets.snippets.extract"]  # the reader reads
-    assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
+@pytest.mark.parametrize("type_hints", [False, True])
+def test_the_import_graph_has_no_cycle_not_even_for_type_hints(type_hints):
+    graph = _graph(type_hints)
+    assert "docsnippets.snippets.records" in graph["docsnippets.snippets.extract"]  # the reader reads
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
 
 
 @pytest.mark.parametrize(
@@ -136,30 +143,33 @@ def test_the_cycle_finder_finds_cycles(graph, expected):
 
 def test_the_import_reader_sees_every_form_and_skips_type_checking():
     known = {
-        "docsnippets.engine",
+        "docsnippets.judge",
         "docsnippets.snippets",
         "docsnippets.snippets.records",
-        "docsnippets.tree",
+        "docsnippets.sources.worktree",
         "docsnippets.cache",
         "docsnippets.report.render",
     }
     source = (
         "from typing import TYPE_CHECKING\n"
-        "from .. import engine\n"
+        "from .. import judge\n"
         "from .records import Snippet\n"
-        "import docsnippets.tree\n"
+        "import docsnippets.sources.worktree\n"
         "def f():\n    from docsnippets.cache import SnippetCache\n"
         "if TYPE_CHECKING:\n    from docsnippets.report.render import Context\n"
     )
     found = _runtime_imports("docsnippets.snippets.extract", ast.parse(source), False, known)
-    assert found == {"docsnippets.engine", "docsnippets.snippets.records", "docsnippets.tree", "docsnippets.cache"}
+    runtime = {"docsnippets.judge", "docsnippets.snippets.records", "docsnippets.sources.worktree", "docsnippets.cache"}
+    assert found == runtime
+    with_hints = _runtime_imports("docsnippets.snippets.extract", ast.parse(source), False, known, type_hints=True)
+    assert with_hints == runtime | {"docsnippets.report.render"}
 
 
-def test_tree_only_lists_and_reads():
-    assert not _graph()["docsnippets.tree"] & {
+def test_the_work_tree_only_lists_and_reads():
+    assert not _graph()["docsnippets.sources.worktree"] & {
         "docsnippets.snippets.extract",
         "docsnippets.snippets.pairs",
-        "docsnippets.engine",
+        "docsnippets.judge",
         "docsnippets.manifest.build",
-        "docsnippets.report.compare",
+        "docsnippets.judge.compare",
     }

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from docsnippets.github.annotate import annotations
-from docsnippets.report.compare import compare
-from docsnippets.report.verdict import decide
+from docsnippets.judge.compare import compare
+from docsnippets.judge.verdict import decide
 
 A = "async def alpha(x):\n    return await fetch(x, 1)\n"
 B = "async def beta(y):\n    return await store(y, 'k')\n"

@@ -10,8 +10,8 @@ from tests.support.manifest_helpers import entry_objects
 from tests.support.scripts import load_script
 
 from docsnippets.manifest import build as mf
-from docsnippets.manifest import check as manifest_check
 from docsnippets.manifest import schema_validator
+from docsnippets.manifest import validate as manifest_validate
 
 REPO = Path(__file__).resolve().parents[2]
 gen_validator = load_script(".ci/gen_validator.py", "gen_validator")
@@ -25,7 +25,7 @@ def data(inventory_of, config):
 
 
 def _schema():
-    return json.loads(manifest_check.SCHEMA_FILE.read_text(encoding="utf-8"))
+    return json.loads(manifest_validate.SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema_that_describes_what_build_writes(data):
@@ -58,7 +58,7 @@ def test_the_schema_lists_every_status_and_relation():
     ],
 )
 def test_json_paths_read_like_the_file(path, shown):
-    assert manifest_check.json_path(path) == shown
+    assert manifest_validate.json_path(path) == shown
 
 
 def test_a_float_line_number_is_refused(data):
@@ -102,7 +102,7 @@ def test_a_schema_edit_without_regenerating_is_caught(tmp_path, monkeypatch):
 
 def test_the_generated_validator_imports_no_schema_library():
     code = (
-        "import sys; import docsnippets.manifest.check; "
+        "import sys; import docsnippets.manifest.validate; "
         "print(sorted(m for m in ('jsonschema', 'fastjsonschema') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -82,7 +82,9 @@ def test_counterpart_without_snippets_makes_missing(config):
 
 def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, monkeypatch):
     """--changed costs what the change costs: untouched file pairs keep the manifest's pairs."""
-    from docsnippets import engine
+    from tests.support import judging
+
+    from docsnippets.judge.compare import limit_desync
     from docsnippets.snippets import classify
 
     def page(n: int, comment: str, arg: int) -> str:
@@ -96,7 +98,7 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, m
     files["docs/zh/alone.md"] = "no code here\n"
     root = make_tree(files).resolve()
     manifest = root / "m.json"
-    engine.update(root, config, manifest, repository=None, commit=None)
+    judging.update(root, config, manifest, repository=None, commit=None)
     edited = "docs/zh/p1.md"
     (root / edited).write_text(page(1, "一", 3), encoding="utf-8")
 
@@ -108,13 +110,14 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, m
         return digest.__wrapped__(body)
 
     monkeypatch.setattr(classify, "code_digest", recording)
-    partial = engine.check(root, config, manifest, changed=[edited])
+    partial = judging.check(root, config, manifest, changed=[edited])
     assert seen and all("a1()" in body or "y1(" in body for body in seen), seen
     monkeypatch.undo()
-    full = engine.check(root, config, manifest)
-    assert partial.report == full.report and partial.inventory.pairs == full.inventory.pairs
+    full = judging.check(root, config, manifest)
+    assert partial.freshness == limit_desync(full.freshness, partial.touched)
+    assert partial.inventory.pairs == full.inventory.pairs
     assert [p.relation for p in full.inventory.pairs] == ["comments", "diverged"] * 3
-    assert not partial.report.fresh
+    assert not partial.freshness.fresh
 
 
 @pytest.mark.parametrize(("relation", "caught"), [("identical", True), ("indentation", True), ("comments", False)])
@@ -127,7 +130,7 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(config, m
     """
     import json
 
-    from docsnippets import engine
+    from tests.support import judging
 
     files = {
         "docs/en/a.md": fence("await a(1)\n"),
@@ -137,16 +140,16 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(config, m
     }
     root = make_tree(files).resolve()
     manifest = root / "m.json"
-    engine.update(root, config, manifest, repository=None, commit=None)
+    judging.update(root, config, manifest, repository=None, commit=None)
     data = json.loads(manifest.read_text(encoding="utf-8"))
     members = [e for e in entry_objects(data) if e["pair"] and e["pair"]["relation"] == "diverged"]
     assert len(members) == 2
     for entry in members:
         entry["pair"]["relation"] = relation
     manifest.write_text(json.dumps(data), encoding="utf-8")
-    assert not engine.check(root, config, manifest).report.fresh
-    partial = engine.check(root, config, manifest, changed=["docs/en/b.md"])
-    assert partial.report.fresh is not caught
+    assert not judging.check(root, config, manifest).freshness.fresh
+    partial = judging.check(root, config, manifest, changed=["docs/en/b.md"])
+    assert partial.freshness.fresh is not caught
 
 
 def test_exact_matching_stops_when_the_file_pairs_budget_is_spent(config):

@@ -16,14 +16,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.judging import scan_tree
 from tests.support.scripts import load_script
 
-from docsnippets import tree
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
 from docsnippets.snippets import extract
 from docsnippets.snippets.records import Notice
-from docsnippets.tree import TreeError
+from docsnippets.sources import SourceError, disk, worktree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -331,10 +330,10 @@ def test_corpus_files_agree_also_reencoded_and_nested(head_tree, base_tree):
 
 
 def _reference_read(root: Path, rel: str) -> bytes | Notice | None:
-    path = root / rel  # tree.read_file before it used os.lstat
+    path = root / rel  # read_file before it used os.lstat
     try:
         if path.is_symlink() and not os.path.exists(path):  # dangling or a loop: an error, never "absent"
-            raise TreeError(f"{rel}: broken symlink")
+            raise SourceError(f"{rel}: broken symlink")
         if path.is_symlink() and not path.resolve().is_relative_to(root):
             return Notice(rel, "symlink points outside the root; not followed")
         if not path.is_file():
@@ -343,7 +342,7 @@ def _reference_read(root: Path, rel: str) -> bytes | Notice | None:
     except RuntimeError:  # Path.resolve() on a symlink loop (Python 3.11)
         return None
     except OSError as exc:
-        raise TreeError(str(exc)) from None
+        raise SourceError(str(exc)) from None
 
 
 def _reference_walk(root: Path) -> list[str]:
@@ -384,25 +383,25 @@ def _outcome(read, root: Path, rel: str) -> tuple[str, object]:
 def test_read_file_matches_pathlib(odd_tree):
     names = [*_reference_walk(odd_tree), "missing.md", "top.md/below.md", "linkdir/ç/deep.md", "nul\0.md", "dir.md"]
     for rel in names:
-        assert _outcome(tree.read_file, odd_tree, rel) == _outcome(_reference_read, odd_tree, rel), rel
+        assert _outcome(disk.read_file, odd_tree, rel) == _outcome(_reference_read, odd_tree, rel), rel
 
 
 def test_walk_matches_pathlib(odd_tree, monkeypatch):
-    assert tree._walk_typed(odd_tree)[0] == _reference_walk(odd_tree)
+    assert worktree._walk_typed(odd_tree)[0] == _reference_walk(odd_tree)
     monkeypatch.chdir(odd_tree.parent)
     for root in (Path("root"), Path("./root"), Path("root/"), Path("root/../root")):
-        assert tree._walk_typed(root)[0] == _reference_walk(root)
+        assert worktree._walk_typed(root)[0] == _reference_walk(root)
     monkeypatch.chdir(odd_tree)
-    assert tree._walk_typed(Path("."))[0] == _reference_walk(Path("."))
+    assert worktree._walk_typed(Path("."))[0] == _reference_walk(Path("."))
 
 
 def test_listing_hints_are_only_hints(odd_tree):
-    files, regular = tree._walk_typed(odd_tree)
+    files, regular = worktree._walk_typed(odd_tree)
     assert files == _reference_walk(odd_tree)
     assert regular == {"top.md", "a b/ç/deep.md"}
     # A stale or wrong hint must not change the answer: the reader falls back to read_file.
     for rel in [*files, "missing.md", "dir.md"]:
-        hinted = _outcome(lambda root, name: tree.read_listed(root, name, True), odd_tree, rel)
+        hinted = _outcome(lambda root, name: disk.read_listed(root, name, True), odd_tree, rel)
         assert hinted == _outcome(_reference_read, odd_tree, rel), rel
 
 
@@ -416,12 +415,12 @@ def test_an_unlistable_directory_is_an_error_naming_it(odd_tree, monkeypatch, wa
         return real(path)
 
     monkeypatch.setattr(os, "scandir", failing)  # os.walk calls it too: same failure both ways
-    walker = tree._walk_typed if walk == "scan" else lambda root: (tree._os_walk(root, os.fspath(root)), None)
-    with pytest.raises(TreeError, match=r"^a b/ç: directory cannot be read \(permission denied\); make it readable"):
+    walker = worktree._walk_typed if walk == "scan" else lambda root: (worktree._os_walk(root, os.fspath(root)), None)
+    with pytest.raises(SourceError, match=r"^a b/ç: directory cannot be read \(permission denied\); make it readable"):
         walker(odd_tree)
 
 
 def test_a_broken_symlink_is_an_error_naming_it(odd_tree):
     for rel in ("dangling.md", "self.md"):
-        with pytest.raises(TreeError, match=rf"^{rel}: broken symlink .*fix the link or remove it"):
-            tree.read_file(odd_tree, rel)
+        with pytest.raises(SourceError, match=rf"^{rel}: broken symlink .*fix the link or remove it"):
+            disk.read_file(odd_tree, rel)

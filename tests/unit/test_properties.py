@@ -28,11 +28,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.support import judging
 
-from docsnippets import engine
 from docsnippets.cache import SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
+from docsnippets.judge.compare import limit_desync
 from docsnippets.manifest import build as mf
 from docsnippets.snippets import classify, fences
 from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
@@ -355,7 +356,7 @@ def _updated_tree(files: dict[str, str], config: Config) -> Iterator[tuple[Path,
         root = Path(tmp).resolve()
         _write_tree(root, files)
         manifest = root / mf.DEFAULT_MANIFEST
-        engine.update(root, config, manifest, repository=None, commit=None)
+        judging.update(root, config, manifest, repository=None, commit=None)
         yield root, manifest
 
 
@@ -363,11 +364,11 @@ def _updated_tree(files: dict[str, str], config: Config) -> Iterator[tuple[Path,
 @given(tree_files)
 def test_check_against_own_fresh_manifest_is_fresh(config, files):
     with _updated_tree(files, config) as (root, manifest):
-        result = engine.check(root, config, manifest)
-        assert result.report.fresh, result.report.reasons
+        result = judging.check(root, config, manifest)
+        assert result.freshness.fresh, result.freshness.reasons
         assert not result.manifest_missing
-        partial = engine.check(root, config, manifest, changed=sorted(files))
-        assert partial.report.fresh, partial.report.reasons
+        partial = judging.check(root, config, manifest, changed=sorted(files))
+        assert partial.freshness.fresh, partial.freshness.reasons
 
 
 @TREE_PROFILE
@@ -377,12 +378,14 @@ def test_a_partial_check_agrees_with_a_full_one(config, files, path, text):
     assume(not any(too_deep(t) for t in [*files.values(), text]))
     with _updated_tree(files, config) as (root, manifest):
         _write_tree(root, {path: text})
-        full = engine.check(root, config, manifest)
-        partial = engine.check(root, config, manifest, changed=[path])
+        full = judging.check(root, config, manifest)
+        partial = judging.check(root, config, manifest, changed=[path])
         # Untouched files are not read again, so their warnings (a binary page, say) are not
         # repeated; everything else is the same.
-        assert set(partial.report.notices) <= set(full.report.notices)
-        assert replace(partial.report, notices=()) == replace(full.report, notices=())
+        assert set(partial.freshness.notices) <= set(full.freshness.notices)
+        # The partial check scopes the desynchronized pairs to the files it touched, as --changed does.
+        expected = limit_desync(full.freshness, partial.touched)
+        assert replace(partial.freshness, notices=()) == replace(expected, notices=())
         assert partial.inventory.pairs == full.inventory.pairs
 
 

@@ -9,23 +9,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.corpus import docs_with_code
+from tests.support.judging import scan_tree
 
 from docsnippets.config import Config
-from docsnippets.engine import scan_tree
-from docsnippets.references import modules
-from docsnippets.references.check import (
+from docsnippets.references.broken import (
     DIRECTORY,
     FILE,
-    check_references,
+    broken_references,
     module_names,
     path_modules,
     snippets_importing,
 )
 from docsnippets.references.findings import IMPORT_KINDS
 from docsnippets.references.imports import ImportRef, find_imports, imports_of
-from docsnippets.references.modules import DirectoryFiles, find_packages, reaches_code
+from docsnippets.references.packages import find_packages, reaches_code
 from docsnippets.snippets.records import Snippet
-from docsnippets.tree import TreeError
+from docsnippets.sources import SourceError, directory
+from docsnippets.sources.directory import DirectoryFiles
 
 FIRST = 10  # file line of every test snippet's first body line
 
@@ -47,7 +47,7 @@ def snippet(body: str, file: str = "docs/a.md", first: int = FIRST) -> Snippet:
 
 
 def found(root: Path, body: str, packages: tuple[str, ...] = ()) -> list[tuple[int, str, str | None]]:
-    broken = check_references([snippet(body)], DirectoryFiles(root), packages)
+    broken = broken_references([snippet(body)], DirectoryFiles(root), packages)
     return [(b.line - FIRST + 1, b.module, b.name) for b in broken]
 
 
@@ -199,7 +199,7 @@ def test_listed_package_without_code_reports_nothing(code_tree: Path) -> None:
 
 
 def test_reasons_name_what_is_missing(code_tree: Path) -> None:
-    broken = check_references([snippet("import pkg.a.b.c\nfrom pkg.impl import nope\n")], DirectoryFiles(code_tree))
+    broken = broken_references([snippet("import pkg.a.b.c\nfrom pkg.impl import nope\n")], DirectoryFiles(code_tree))
     assert [b.reason for b in broken] == [
         "module pkg.a.b does not exist (imported as pkg.a.b.c)",
         "pkg.impl defines no name nope",
@@ -211,7 +211,7 @@ def test_markdown_list_fence_reported_at_its_file_line(make_tree) -> None:
     doc = "# T\n\n1. Step:\n\n   ```python\n   import asyncio\n\n   from pkg.impl import nope\n   ```\n"
     root = make_tree({"docs/guide.md": doc, "pkg/__init__.py": "", "pkg/impl.py": "X = 1\n"}, "repo")
     inventory = scan_tree(root, Config())
-    broken = check_references(inventory.snippets, DirectoryFiles(root))
+    broken = broken_references(inventory.snippets, DirectoryFiles(root))
     assert [(b.file, b.line, b.name) for b in broken] == [("docs/guide.md", 8, "nope")]
 
 
@@ -238,7 +238,7 @@ class CountingFiles:
 def test_each_imported_module_read_once_and_no_other() -> None:
     files = CountingFiles({k: v for k, v in PKG.items() if k.startswith("pkg/")})
     snippets = [snippet("from pkg.impl import Thing, nope\n", file=f"docs/{n}.md") for n in range(5)]
-    broken = check_references([*snippets, snippet("import pkg.sub\nimport os\n")], files)
+    broken = broken_references([*snippets, snippet("import pkg.sub\nimport os\n")], files)
     assert sorted(files.reads) == ["pkg/impl.py"]  # `import pkg.sub` needs no names: not read
     assert [(b.file, b.name) for b in broken] == [(f"docs/{n}.md", "nope") for n in range(5)]
 
@@ -262,12 +262,12 @@ def test_unreadable_or_oversized_module_is_not_judged(code_tree: Path, monkeypat
     assert found(code_tree, body) == [(1, "pkg.impl", "nope")]
     small = DirectoryFiles(code_tree, max_bytes=10)
     assert small.read("pkg/impl.py") is None
-    assert check_references([snippet(body)], small) == ()
+    assert broken_references([snippet(body)], small) == ()
 
     def unreadable(root: Path, rel: str, limit: int | None = None) -> bytes:
-        raise TreeError(f"{rel}: permission denied")
+        raise SourceError(f"{rel}: permission denied")
 
-    monkeypatch.setattr(modules, "read_file", unreadable)
+    monkeypatch.setattr(directory, "read_file", unreadable)
     assert found(code_tree, body) == []
     assert found(code_tree, "from pkg.gone import x\n") == [(1, "pkg.gone", None)]
 
@@ -306,7 +306,7 @@ def test_path_modules_and_affected_snippets() -> None:
 
 
 def test_find_packages(code_tree: Path) -> None:
-    assert find_packages(code_tree) == ("pkg", "single", "srcpkg")
+    assert find_packages(DirectoryFiles(code_tree)) == ("pkg", "single", "srcpkg")
 
 
 def test_reaches_code_reads_no_directory_below_the_top(make_tree, monkeypatch) -> None:
@@ -345,7 +345,7 @@ def test_reaches_code_is_false_only_where_no_import_can_resolve(make_tree, files
     names = sorted({part.removesuffix(".py") for path in files for part in path.split("/")})
     body = "".join(f"import {n}.missing\n" for n in [*names, *packages] if n.isidentifier())
     if not reaches and body:
-        assert check_references([snippet(body)], DirectoryFiles(root), packages) == ()
+        assert broken_references([snippet(body)], DirectoryFiles(root), packages) == ()
 
 
 def test_import_refs_of_a_snippet_use_file_lines() -> None:
@@ -363,7 +363,7 @@ def slime_repo(tmp_path: Path) -> Path:
 def _check(root: Path, packages: tuple[str, ...] = ()) -> set[tuple[str, int, str, str | None]]:
     """The import findings (the calls' are tested in test_calls.py and tests/e2e/test_calls.py)."""
     inventory = scan_tree(root, Config())
-    found = check_references(inventory.snippets, DirectoryFiles(root), packages)
+    found = broken_references(inventory.snippets, DirectoryFiles(root), packages)
     return {(b.file, b.line, b.module, b.name) for b in found if b.kind in IMPORT_KINDS}
 
 
@@ -444,16 +444,16 @@ def test_any_body_gives_imports_inside_it(code_tree: Path, parts: list[str]) -> 
     refs = find_imports(body, FIRST)
     assert all(FIRST <= ref.line < FIRST + body.count("\n") for ref in refs)
     assert all(ref.module and not ref.module.startswith(".") for ref in refs)
-    for broken in check_references([snippet(body)], DirectoryFiles(code_tree)):
+    for broken in broken_references([snippet(body)], DirectoryFiles(code_tree)):
         assert broken.module.split(".")[0] == "pkg"
 
 
 def test_comment_shows_a_broken_reference_escaped_and_linked_to_its_line():
     from dataclasses import replace
 
-    from docsnippets.references.check import BrokenReference
+    from docsnippets.judge.compare import compare
+    from docsnippets.references.broken import BrokenReference
     from docsnippets.report import render
-    from docsnippets.report.compare import compare
     from docsnippets.snippets.records import Inventory
 
     hostile = snippet("from pkg.mod import gone\n", "docs/@team <b>`x`</b>.md")

@@ -2,8 +2,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
+from docsnippets.judge.compare import compare
 from docsnippets.report import render
-from docsnippets.report.compare import compare
 from docsnippets.report.text import report_text
 
 

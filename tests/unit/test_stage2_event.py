@@ -6,8 +6,8 @@ import pytest
 
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage2 import RunEvent, run_event, status_state
-from docsnippets.report.compare import compare
-from docsnippets.report.verdict import decide
+from docsnippets.judge.compare import compare
+from docsnippets.judge.verdict import decide
 
 SETTINGS = Settings.from_environ({"GITHUB_EVENT_PATH": "/e.json"})
 SHA = "0123456789abcdef0123456789abcdef01234567"

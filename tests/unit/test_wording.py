@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from docsnippets.judge.compare import compare
 from docsnippets.report import render
-from docsnippets.report.compare import compare
 from docsnippets.report.markup import lines_word, location
 from docsnippets.report.text import report_text
 

@@ -13,15 +13,17 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docsnippets import engine
 from docsnippets.adopt.workflows import workflow_files
 from docsnippets.config import Config, from_mapping
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
 from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
+from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
-from docsnippets.tree import TreeError, is_git_root, markdown_files, origin_repository
+from docsnippets.sources import SourceError
+from docsnippets.sources.worktree import WorkTree, is_git_root, origin_repository
+from docsnippets.update import update
 
 if TYPE_CHECKING:
     import subprocess
@@ -69,7 +71,7 @@ def _read(path: Path) -> bytes | None:
     try:
         return read_regular(path)
     except (NotRegularFile, IsADirectoryError):
-        raise TreeError(f"{path}: not a regular file; move it away and run `docsnippets init` again") from None
+        raise SourceError(f"{path}: not a regular file; move it away and run `docsnippets init` again") from None
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -78,7 +80,7 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError) as exc:
-        raise TreeError(f"{root}: cannot run git ({exc.__class__.__name__}); install git") from None
+        raise SourceError(f"{root}: cannot run git ({exc.__class__.__name__}); install git") from None
 
 
 def _config_text(layouts: tuple[Layout, ...]) -> str:
@@ -94,7 +96,7 @@ def _config_text(layouts: tuple[Layout, ...]) -> str:
 def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
     existing = next((name for name in CONFIG_FILENAMES if (root / name).exists()), None)
     current = load_config(None, root)
-    files, _ = markdown_files(root, current)
+    files = [p for p in WorkTree(root).entries() if current.selects(p)]
     layouts = recognise(files)
     found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
     if not missing_rules(layouts, Config().pair_rules):
@@ -120,11 +122,17 @@ def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) ->
     if path.exists() and not force:
         return Step(DEFAULT_MANIFEST, Outcome.KEPT, "exists; `docsnippets update` refreshes it"), "kept as it is"
     if dry_run:
-        inventory = engine.scan_tree(root, config)
+        inventory, _ = whole(WorkTree(root), config)
         written = True
     else:
-        result = engine.update(
-            root, config, path, repository=None, commit=None, force=force, detect=lambda: origin_repository(root)
+        result = update(
+            WorkTree(root),
+            config,
+            path,
+            repository=None,
+            commit=None,
+            force=force,
+            detect=lambda: origin_repository(root),
         )
         inventory, written = result.inventory, result.written
     s = mf.summarize(inventory)
@@ -167,14 +175,14 @@ def _driver_step(root: Path, *, force: bool, dry_run: bool) -> Step:
     if not dry_run:
         done = _git(root, "config", "--local", DRIVER_KEY, DRIVER)
         if done.returncode != 0:
-            raise TreeError(f"{root}: git config failed ({done.stderr.strip()}); set {DRIVER_KEY} by hand")
+            raise SourceError(f"{root}: git config failed ({done.stderr.strip()}); set {DRIVER_KEY} by hand")
     return Step(target, Outcome.SET, f"{DRIVER}, in this clone only")
 
 
 def init(root: Path, *, uses: str, force: bool = False, dry_run: bool = False) -> InitResult:
     """Set up docsnippets at ``root``, the top of a git work tree."""
     if not is_git_root(root):
-        raise TreeError(
+        raise SourceError(
             f"{root}: not the top of a git work tree; run `docsnippets init` inside a git repository "
             "(or pass its top to --root)"
         )

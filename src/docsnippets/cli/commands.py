@@ -12,20 +12,20 @@ from typing import NoReturn, TextIO
 
 import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
-from docsnippets import engine
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli.output import update_summary, warn, warn_pairing, write_report
 from docsnippets.cli.parser import UsageError, build_parser
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.fileio import write_atomic
+from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
-from docsnippets.report.compare import limit_desync
 from docsnippets.report.markup import visible
 from docsnippets.report.templating import TemplateError
-from docsnippets.report.verdict import decide
-from docsnippets.tree import TreeError, origin_repository
+from docsnippets.sources import SourceError
+from docsnippets.sources.worktree import WorkTree, origin_repository
+from docsnippets.update import update
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -50,8 +50,9 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     memo = _memo(args, config, settings)
     before = store.previous(path)[1]  # to say what the update did to the pairs
-    result = engine.update(
-        root,
+    source = WorkTree(root)
+    result = update(
+        source,
         config,
         path,
         repository=args.repository,
@@ -64,7 +65,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         print(f"docsnippets: warning: {visible(str(notice))}", file=sys.stderr)
     for note in result.notes:
         print(f"docsnippets: note: {visible(note)}", file=sys.stderr)
-    warn_pairing(result.inventory, config, root, whole_tree=True)
+    warn_pairing(result.inventory, config, source, whole_tree=True)
     update_summary(out, paths.shown(path), result.written, result.inventory, before)
     return EXIT_FRESH
 
@@ -75,34 +76,32 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     path = paths.manifest(args, root)
     changed = None
     if args.changed is not None or args.files:
-        changed = engine.normalize_changed(root, paths.changed(args, root, [*(args.changed or []), *args.files]))
+        changed = paths.normalize_changed(root, paths.changed(args, root, [*(args.changed or []), *args.files]))
         for rel in changed:
             if not (root / rel).exists():
                 warn(f"{rel}: --changed file does not exist under {root}; checked as deleted")
-    memo = _memo(args, config, settings)
-    result = engine.check(
-        root,
+    case = Case(
+        WorkTree(root),
         config,
-        path,
-        changed=changed,
+        store.load(path),
+        changed=tuple(changed) if changed is not None else None,
+        scope=Scope.CHANGED,
         strict_lines=args.strict_lines,
-        memo=memo,
         references=not args.no_references,
+        memo=_memo(args, config, settings),
     )
-    report = limit_desync(result.report, result.touched)
-    for notice in report.notices:
+    found = judge(case)
+    for notice in found.freshness.notices:
         warn(notice)
-    warn_pairing(result.inventory, config, root, whole_tree=changed is None)
-    verdict = decide(report, args.fail_on, manifest_missing=result.manifest_missing)
+    warn_pairing(found.inventory, config, case.source, whole_tree=changed is None)
+    verdict = found.verdict(args.fail_on)
     paths.note_root(out, args, root)
     write_report(
         out,
         args.format,
-        report,
+        found,
         verdict,
         manifest=paths.shown(path),
-        manifest_missing=result.manifest_missing,
-        inventory=result.inventory,
         comment={"manifest_name": path.name, "template": args.comment_template},
     )
     return verdict.exit_code
@@ -158,14 +157,12 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         memo=memo,
         references=not args.no_references,
     )
-    for notice in found.result.freshness.notices:
+    result = found.judgement
+    for notice in result.freshness.notices:
         warn(notice)
     if found.hint:
         warn(found.hint)
-    result = found.result
-    verdict = decide(
-        result.freshness, args.fail_on, manifest_missing=result.head_manifest_missing, changes=result.changes
-    )
+    verdict = result.verdict(args.fail_on)
     comment = {
         "manifest_name": path.name,
         "manifest_path": found.manifest_rel,
@@ -179,18 +176,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         changes = report_json(result.changes) if result.changes is not None else None
         extra = {"base": found.base, "head": found.head, "changes": changes}
     paths.note_root(out, args, root)
-    write_report(
-        out,
-        args.format,
-        result.freshness,
-        verdict,
-        manifest=paths.shown(path),
-        manifest_missing=result.head_manifest_missing,
-        inventory=result.inventory,
-        changes=result.changes,
-        comment=comment,
-        extra=extra,
-    )
+    write_report(out, args.format, result, verdict, manifest=paths.shown(path), comment=comment, extra=extra)
     return verdict.exit_code
 
 
@@ -213,7 +199,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
-    except (ConfigError, mf.ManifestError, TreeError, TemplateError) as exc:
+    except (ConfigError, mf.ManifestError, SourceError, TemplateError) as exc:
         print(f"docsnippets: error: {visible(str(exc))}", file=sys.stderr)
     except KeyboardInterrupt:
         print("docsnippets: error: interrupted", file=sys.stderr)

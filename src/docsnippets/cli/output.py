@@ -9,15 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from docsnippets.config import Config
+from docsnippets.judge import Judgement
+from docsnippets.judge.compare import match
+from docsnippets.judge.lost import lost_pairs, pair_count_line
+from docsnippets.judge.verdict import Verdict
 from docsnippets.manifest.build import summarize, to_inventory
-from docsnippets.report.compare import Report, match
-from docsnippets.report.lost import all_lost, lost_pairs, pair_count_line
 from docsnippets.report.markup import visible
 from docsnippets.report.text import report_text
-from docsnippets.report.verdict import Verdict
 from docsnippets.snippets.pairs import pairing_hint
 from docsnippets.snippets.records import Inventory
-from docsnippets.tree import exists_markdown, markdown_files
+from docsnippets.sources import FileSource
 
 if TYPE_CHECKING:
     from docsnippets.snippets.layouts import Layout
@@ -27,16 +28,16 @@ def warn(message: str) -> None:
     print(f"docsnippets: warning: {visible(message)}", file=sys.stderr)
 
 
-def warn_pairing(inventory: Inventory, config: Config, root: Path, *, whole_tree: bool) -> None:
+def warn_pairing(inventory: Inventory, config: Config, source: FileSource, *, whole_tree: bool) -> None:
     """Say why nothing paired: a root one level off, or (``whole_tree``: the inventory is the
     whole tree) a layout the configured rules do not describe, with the rule to add."""
-    hint = pairing_hint(inventory, config, lambda rel: exists_markdown(root, rel, config))
+    hint = pairing_hint(inventory, config, lambda rel: config.selects(rel) and source.kind(rel) is not None)
     if hint:
         warn(hint)
     elif whole_tree and not any(other is not None for _, other in inventory.counterparts):
         from docsnippets.snippets.layouts import missing_rules, pairs_under, recognise  # only when nothing paired
 
-        files, _ = markdown_files(root, config)
+        files = [p for p in source.entries() if config.selects(p)]
         if not pairs_under(config.pair_rules, files):
             missing = missing_rules(recognise(files), config.pair_rules)
             if missing:
@@ -55,26 +56,23 @@ def warn_layout(layouts: Sequence[Layout]) -> None:
 def write_report(
     out: TextIO,
     fmt: str,
-    report: Report,
+    found: Judgement,
     verdict: Verdict,
     *,
     manifest: Path,
-    manifest_missing: bool,
-    inventory: Inventory | None = None,
-    changes: Report | None = None,
     comment: Mapping[str, Any] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """The report in the chosen format; markdown is the PR comment's body, without its marker.
+    """The judgement in the chosen format; markdown is the PR comment's body, without its marker.
 
-    ``inventory`` (the head tree's) tells twins together, ``changes`` is the comparison with a
-    base manifest, ``comment`` the rest of the comment's context (render.CommentContext's
-    fields); the rendering code loads only for the format that needs it."""
+    ``comment`` is the rest of the comment's context (render.CommentContext's fields); the
+    rendering code loads only for the format that needs it."""
+    report, changes = found.freshness, found.changes
     if fmt == "json":
         from docsnippets.report.data import report_json
 
-        lost = all_lost(report, changes)
-        head = {"manifest": str(manifest), "verdict": verdict.as_json(), "lost_pairs": [x.as_json() for x in lost]}
+        lost = [x.as_json() for x in found.lost]
+        head = {"manifest": str(manifest), "verdict": verdict.as_json(), "lost_pairs": lost}
         data = report_json(report, {**head, **(extra or {})})
         json.dump(data, out, ensure_ascii=False, indent=2)
         out.write("\n")
@@ -84,14 +82,14 @@ def write_report(
         ctx = render.CommentContext(
             **{"manifest_name": manifest.name, **(comment or {})},
             marker="",
-            head_manifest_missing=manifest_missing,
+            head_manifest_missing=found.manifest_missing,
             verdict=verdict,
             changes=changes,
-            inventory=inventory,
+            inventory=found.inventory,
         )
         out.write(render.comment(report, ctx).lstrip())
     else:
-        out.write(report_text(report, str(manifest), verdict, changes, inventory))
+        out.write(report_text(report, str(manifest), verdict, changes, found.inventory))
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

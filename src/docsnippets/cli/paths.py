@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from docsnippets.manifest import build as mf
-from docsnippets.tree import TreeError, check_root, find_root
+from docsnippets.sources import SourceError
+from docsnippets.sources.worktree import check_root, find_root
 
 ROOT_HELP = (
     "the repository (default: the nearest directory above holding the manifest or .docsnippets.yml, "
@@ -26,7 +27,7 @@ def manifest(args: argparse.Namespace, root: Path) -> Path:
     """The manifest path; its directory must exist, because no command creates directories."""
     path = args.manifest if args.manifest is not None else root / mf.DEFAULT_MANIFEST
     if args.manifest is not None and not path.parent.is_dir():
-        raise TreeError(
+        raise SourceError(
             f"{path}: the manifest's directory {path.parent} does not exist; "
             "create it or pass a path in an existing directory to --manifest"
         )
@@ -64,3 +65,24 @@ def note_root(out: TextIO, args: argparse.Namespace, root: Path) -> None:
     names files from the root, as the manifest and the PR comment do."""
     if args.format == "text" and args.root is None and root != Path.cwd().resolve():
         print(f"root: {os.path.relpath(root)} (file paths below are relative to it)", file=out)
+
+
+def normalize_changed(root: Path, names: Iterable[str]) -> list[str]:
+    """'/'-separated paths relative to the root; anything outside it is an error."""
+    out: list[str] = []
+    for raw in names:
+        p = Path(raw)
+        if p.is_absolute():
+            try:
+                p = p.resolve().relative_to(root)
+            except ValueError:
+                raise SourceError(f"{raw}: --changed path is outside the root {root}; pass paths inside it") from None
+        rel = PurePosixPath(p.as_posix())
+        if ".." in rel.parts:
+            raise SourceError(f"{raw}: --changed path leaves the root; pass paths relative to {root}")
+        text = rel.as_posix()
+        if text.startswith("./"):
+            text = text[2:]
+        if text and text != "." and text not in out:
+            out.append(text)
+    return out

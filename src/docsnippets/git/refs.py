@@ -7,15 +7,15 @@ before git sees it, so no ref can be taken for an option.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
-from docsnippets.tree import TreeError
+from docsnippets.sources import EntryKind, SourceError
 
 _TIMEOUT = 120
 
 
-class GitError(TreeError):
+class GitError(SourceError):
     """git could not answer; the message names the ref or path and the fix."""
 
 
@@ -77,17 +77,24 @@ def default_base(root: Path) -> str:
     raise GitError("no default branch (origin/HEAD, main or master) to compare with; name it: docsnippets diff BASE")
 
 
-def list_blobs(root: Path, commit: str) -> dict[str, str]:
-    """path (relative to ``root``) -> blob id of every regular file at ``commit`` under ``root``."""
-    out: dict[str, str] = {}
-    raw = _git(root, ["ls-tree", "-r", "-z", "--end-of-options", check_ref(commit)])
+def list_objects(root: Path, commit: str) -> dict[str, tuple[EntryKind, str, int]]:
+    """path (relative to ``root``) -> (kind, object id, size) of every file at ``commit`` under ``root``."""
+    out: dict[str, tuple[EntryKind, str, int]] = {}
+    raw = _git(root, ["ls-tree", "-r", "-z", "-l", "--end-of-options", check_ref(commit)])
     for entry in raw.split(b"\0"):
         if not entry:
             continue
         meta, _, name = entry.partition(b"\t")
-        mode, kind, sha = meta.split(b" ")
-        if kind == b"blob" and mode in (b"100644", b"100755"):  # symlinks are never followed
-            out[name.decode("utf-8", "surrogateescape")] = sha.decode("ascii")
+        mode, kind, sha, size = meta.split()
+        if kind == b"commit":
+            found = EntryKind.SUBMODULE
+        elif mode == b"120000":
+            found = EntryKind.SYMLINK
+        elif kind == b"blob" and mode in (b"100644", b"100755"):
+            found = EntryKind.FILE
+        else:
+            continue
+        out[name.decode("utf-8", "surrogateescape")] = (found, sha.decode("ascii"), int(size) if size.isdigit() else 0)
     return out
 
 
@@ -121,10 +128,3 @@ def changed_paths(root: Path, base: str, head: str | None) -> list[str]:
         untracked = _git(root, ["ls-files", "-z", "--others", "--exclude-standard"])
         names.update(p for p in untracked.decode("utf-8", "surrogateescape").split("\0") if p)
     return sorted(names)
-
-
-def files_at(root: Path, commit: str, keep: Callable[[str], bool]) -> dict[str, bytes]:
-    """The content of every file at ``commit`` whose path ``keep`` accepts."""
-    blobs = {path: sha for path, sha in list_blobs(root, commit).items() if keep(path)}
-    data = read_blobs(root, blobs.values())
-    return {path: data[sha] for path, sha in blobs.items()}

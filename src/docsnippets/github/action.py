@@ -10,7 +10,6 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from docsnippets import engine
 from docsnippets.config import ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
@@ -18,9 +17,12 @@ from docsnippets.github.outcome import Outcome, finish, links
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage1 import Checkout, ClientFactory, default_client, run_pr, template_path
 from docsnippets.github.workflow import LogStream, add_mask
+from docsnippets.judge import Case, judge
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.report import render
-from docsnippets.tree import TreeError, check_root
+from docsnippets.sources import SourceError
+from docsnippets.sources.worktree import WorkTree, check_root
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
@@ -29,7 +31,7 @@ TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
 def checkout_of(settings: Settings) -> Checkout:
     root = check_root(settings.workspace)
     config = load_config(root / settings.config if settings.config else None, root)
-    return Checkout(root, config, root / settings.manifest)
+    return Checkout(root, config, root / settings.manifest, WorkTree(root))
 
 
 def run(settings: Settings, out: LogStream, client_factory: ClientFactory = default_client) -> int:
@@ -49,16 +51,18 @@ def run(settings: Settings, out: LogStream, client_factory: ClientFactory = defa
 
 def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
     """The committed manifest against the whole tree; no API, no token."""
-    result = engine.check(checkout.root, checkout.config, checkout.manifest_path, strict_lines=settings.strict_lines)
-    outcome = Outcome(result.report, None, manifest_missing=result.manifest_missing, inventory=result.inventory)
+    case = Case(
+        checkout.source, checkout.config, store.load(checkout.manifest_path), strict_lines=settings.strict_lines
+    )
+    outcome = Outcome(judge(case))
     ctx = render.CommentContext(
         marker="",
         manifest_name=checkout.manifest_path.name,
         manifest_path=settings.manifest,
         links=links(settings, settings.sha),
-        head_manifest_missing=result.manifest_missing,
+        head_manifest_missing=outcome.judgement.manifest_missing,
         template=template_path(settings),
-        inventory=result.inventory,
+        inventory=outcome.judgement.inventory,
     )
     return finish(settings, outcome, ctx, out)
 
@@ -75,7 +79,7 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
         log.command(mask)
     try:
         return run(Settings.from_environ(env), log)
-    except (ActionError, ConfigError, mf.ManifestError, TreeError, render.TemplateError) as exc:
+    except (ActionError, ConfigError, mf.ManifestError, SourceError, render.TemplateError) as exc:
         message = str(exc)
         log.annotate("error", message)
         errors.line(f"docsnippets: error: {message}")

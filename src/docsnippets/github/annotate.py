@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, Cause, Relation
 from docsnippets.github.workflow import annotation
+from docsnippets.judge.compare import Report
+from docsnippets.judge.lost import LostPair
+from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import ReferenceKind, fixes_for
-from docsnippets.report.compare import Report
-from docsnippets.report.lost import LostPair
-from docsnippets.report.verdict import Verdict
 
 LOST_TITLE = "Bilingual page lost its counterpart"
 

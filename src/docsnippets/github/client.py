@@ -13,6 +13,7 @@ import base64
 import binascii
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final
@@ -31,7 +32,7 @@ from docsnippets.github.comments import (
     with_marker,
 )
 from docsnippets.github.errors import ErrorKind, GitHubError, Translator
-from docsnippets.github.pinned import Tree, parse_tree
+from docsnippets.github.listing import CommitListing, parse_listing
 from docsnippets.github.transport import DEFAULT_REQUEST_BUDGET, RequestBudget, Transport
 
 __all__ = [
@@ -195,13 +196,22 @@ class PullRequestClient:
 
     # -- files ------------------------------------------------------------------------------
 
-    def tree(self, sha: str) -> Tree:
+    def listing(self, sha: str) -> CommitListing:
         """Every path of commit `sha`, as git stores it (one request)."""
         if not _SHA.fullmatch(sha):
             raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {sha!r}")
         url = f"{self._repo}/git/trees/{sha}"
         _, data = self._transport.request(f"listing the tree of {sha[:12]}", "GET", url, params={"recursive": "1"})
-        return parse_tree(data, sha)
+        return parse_listing(data, sha)
+
+    def archive(self, sha: str, repository: str | None = None) -> Iterator[bytes]:
+        """The gzipped tar of commit `sha` as chunks (one API request; the download itself, from
+        GitHub's archive host, counts against no API limit). ``repository``: where to ask, when
+        not this one (a fork's head commit that the base repository does not serve)."""
+        if not _SHA.fullmatch(sha):
+            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {sha!r}")
+        repo = self._repo if repository is None else f"/repos/{_checked_repository(repository)}"
+        return self._transport.stream(f"downloading the archive of {sha[:12]}", f"{repo}/tarball/{sha}", 1 << 16)
 
     def blob(self, sha: str) -> bytes:
         """The content of blob `sha`."""
@@ -271,6 +281,12 @@ class PullRequestClient:
         if `create`), cleaning up our own duplicates left by races or earlier bugs."""
         sticky = StickyComment(self._transport, self._repo, number, self.author(), self._per_page)
         return sticky.upsert(body, create=create)
+
+
+def _checked_repository(name: str) -> str:
+    if not _REPOSITORY.fullmatch(name) or ".." in name:
+        raise GitHubError(ErrorKind.FAILED, f"repository must be 'owner/name', got {name!r}")
+    return name
 
 
 def _pull(data: Any, operation: str) -> OpenPull:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.constants import Cause
-from docsnippets.tree import read_file
+from docsnippets.sources.disk import read_file
 
 MAX_REPORT_BYTES = 20 * 1024 * 1024
 

@@ -57,6 +57,9 @@ class Translator:
             raise
         except GithubException as exc:
             raise self._from_github(operation, exc) from exc
+        except requests.exceptions.HTTPError as exc:  # a download's status (the JSON API raises the above)
+            status = exc.response.status_code if exc.response is not None else 0
+            raise self._from_github(operation, GithubException(status, None, None)) from exc
         except (requests.exceptions.RequestException, urllib3.exceptions.HTTPError) as exc:
             cause = _network_cause(exc)
             refused = isinstance(cause, urllib3.exceptions.NewConnectionError)

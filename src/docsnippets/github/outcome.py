@@ -13,31 +13,31 @@ from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
 from docsnippets.github.settings import Settings
 from docsnippets.github.workflow import LogStream, append_summary, write_outputs
+from docsnippets.judge import Judgement
+from docsnippets.judge.compare import Report
+from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
-from docsnippets.report.compare import Report
-from docsnippets.report.lost import all_lost
-from docsnippets.report.verdict import Verdict, decide
-from docsnippets.snippets.records import Inventory
 
 REPORT_NAME = "docsnippets-report.json"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """A run's findings: the head manifest against the docs (``freshness``, which decides),
-    and, on a pull request, the base manifest against them (``changes``, what the PR does)."""
+    """A run's judgement, and what kept the run from seeing everything (an API failure)."""
 
-    freshness: Report
-    changes: Report | None
+    judgement: Judgement
     error: str | None = None
-    manifest_missing: bool = False
-    # The head tree's snippets and pairs, so the comment can show translations together.
-    inventory: Inventory | None = None
+
+    @property
+    def freshness(self) -> Report:
+        return self.judgement.freshness
+
+    @property
+    def changes(self) -> Report | None:
+        return self.judgement.changes
 
     def verdict(self, fail_on: str) -> Verdict:
-        return decide(
-            self.freshness, fail_on, error=self.error, manifest_missing=self.manifest_missing, changes=self.changes
-        )
+        return self.judgement.verdict(fail_on, self.error)
 
     def failed(self, error: str) -> Outcome:
         """The same findings with one more reason the run could not decide."""
@@ -67,8 +67,8 @@ def report_data(outcome: Outcome, verdict: Verdict) -> dict[str, Any]:
         {
             "verdict": verdict.as_json(),
             "changes": render.report_json(outcome.changes) if outcome.changes is not None else None,
-            "error": outcome.error,
-            "lost_pairs": [x.as_json() for x in all_lost(outcome.freshness, outcome.changes)],
+            "error": verdict.error,
+            "lost_pairs": [x.as_json() for x in outcome.judgement.lost],
         },
     )
 
@@ -83,7 +83,7 @@ def finish(
     """
     freshness = outcome.freshness
     verdict = outcome.verdict(settings.fail_on)
-    for line in annotations(freshness, verdict, ctx.manifest_name, all_lost(freshness, outcome.changes)):
+    for line in annotations(freshness, verdict, ctx.manifest_name, outcome.judgement.lost):
         out.command(line)
     report_path = _report_path(settings)
     try:

@@ -1,52 +1,59 @@
-"""Stage 2 reads a pull request as data: every fact from its head commit, exactly as named.
+"""Stage 2 reads a pull request as data: its head commit, exactly as named, and what it touched.
 
-The PR's file list says what changed; the head commit's tree says what is there (path, mode,
-size, blob), and blobs are read by SHA, each once. A file the tree does not hold does not
-exist at the head, so a manifest entry for it is decided without a request. A file that
-cannot be judged (a symlink, a submodule, listed but missing) is refused by name; a file over
-``max_file_bytes`` is skipped unread with the same warning as a local run.
+The head commit's listing says what is there (path, mode, size, blob); within the archive
+bounds its archive brings every byte in one download, and the whole head tree is judged as
+``check`` judges a checkout, code check included. Past those bounds the files are read one
+blob at a time: the pages the PR touched, those whose records its manifest changed, every
+page when the base has no usable manifest to trust; the code check is left out and the
+comment says why. The PR's file list only says what the PR touched (the comment's scope); it
+is not tied to a commit, so nothing that decides freshness is taken from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from docsnippets import engine
 from docsnippets.config import Config
 from docsnippets.constants import GITHUB_FILES_CAP
+from docsnippets.github.archive import ArchiveBounds, ArchiveError, read_archive
+from docsnippets.github.commit import GitHubCommit
 from docsnippets.github.errors import ErrorKind, GitHubError
-from docsnippets.github.pinned import Refusal, Tree, read_paths
+from docsnippets.github.listing import CommitListing
 from docsnippets.github.settings import ActionError, Settings
-from docsnippets.github.stage1 import Problems, PullRequest, base_inventory, base_text, both_names
+from docsnippets.github.stage1 import Problems, PullRequest, base_of, both_names
+from docsnippets.judge import Base, Case, Judgement, Scope, judge
+from docsnippets.judge.inventory import with_counterparts
 from docsnippets.manifest import build as mf
-from docsnippets.snippets.records import Inventory, Notice
+from docsnippets.snippets.records import Inventory
 
 
 class Undecided(Exception):
-    """Stage 2 cannot judge this PR at all (too large for its budget or for GitHub's lists, or
-    its manifest unreadable): an ``error`` status and a comment say why; exit 2."""
+    """Stage 2 cannot judge this PR at all (too large for its budget or for GitHub's lists, its
+    manifest unreadable, its archive not the commit it claims to be): an ``error`` status and
+    a comment say why; exit 2."""
 
 
 @dataclass(frozen=True)
 class Fetched:
-    """The PR's content as read through the API at its head commit."""
+    """The PR as read through the API at its head commit, ready to be judged."""
 
-    changed: tuple[str, ...]
-    head_manifest: dict[str, Any] | None
-    base: Inventory | None  # None when the base manifest could not be used
-    base_missing: bool
-    touched: tuple[str, ...]
-    read: Mapping[str, bytes | Notice | None]
-    refused: tuple[Refusal, ...]
+    case: Case
+    code_skipped: str | None  # why the code check did not run (the head was read file by file)
 
 
-def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
+def read_and_judge(
+    client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems, head_repo: str | None
+) -> tuple[Judgement, str | None]:
+    """The PR judged, and why the code check did not run (None when it did). Reading a file
+    past the archive's bounds costs a request, so the judging is within the reading budget."""
     try:
-        return _fetch(client, settings, config, pr, problems)
+        fetched = _fetch(client, settings, config, pr, problems, head_repo)
+        return judge(fetched.case), fetched.code_skipped
     except mf.ManifestError as exc:
         raise Undecided(str(exc)) from None
+    except ArchiveError as exc:
+        raise Undecided(f"the archive of the PR's head {pr.head_sha[:12]} cannot be used: {exc}") from None
     except GitHubError as exc:
         if exc.kind == ErrorKind.BUDGET:
             raise Undecided(
@@ -56,52 +63,78 @@ def fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, prob
         raise ActionError(f"{exc}; stage 2 cannot judge the PR without it") from None
 
 
-def _fetch(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Fetched:
+def _fetch(
+    client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems, head_repo: str | None
+) -> Fetched:
     files = client.changed_files(pr.number)
-    if len(files) >= GITHUB_FILES_CAP:
-        raise Undecided(
-            f"PR too large for stage 2: {len(files)} changed files (GitHub's cap), not every change is seen"
-        )
-    tree, base_tree = client.tree(pr.head_sha), client.tree(pr.base_sha)
-    for sha, t in ((pr.head_sha, tree), (pr.base_sha, base_tree)):
-        if t.truncated:
-            raise Undecided(f"PR too large for stage 2: GitHub lists only part of the tree of {sha[:12]}")
+    listing = client.listing(pr.head_sha)
+    if listing.truncated:
+        raise Undecided(f"PR too large for stage 2: GitHub lists only part of the tree of {pr.head_sha[:12]}")
     # What the PR's list says exists at its head: a copy keeps its source; a rename's old
     # name and a removed file are gone.
     listed = {f.filename for f in files if f.status != "removed"}
-    manifest = read_paths(tree, [settings.manifest], max_bytes=config.max_file_bytes, listed=listed, blob=client.blob)
-    head_manifest = _manifest(manifest.files.get(settings.manifest), settings.manifest, pr.head_sha)
-    changed = tuple(both_names(files))
-    text, base_ok = base_text(client, settings, pr, problems)
-    base = base_inventory(text, settings, problems) if base_ok else None
-    recorded = mf.to_inventory(head_manifest) if head_manifest is not None else None
-    wanted = engine.with_counterparts([*changed, *_differing(tree, base_tree, config)], config)
-    wanted |= _suspects(recorded, base, settings.manifest in changed)
-    contents = read_paths(tree, wanted, max_bytes=config.max_file_bytes, listed=listed, blob=client.blob)
-    read = dict(contents.files)
-    touched = _touched(changed, config, read, recorded)
-    refused = (*manifest.refused, *contents.refused)
-    return Fetched(changed, head_manifest, base, base_ok and text is None, touched, read, refused)
+    changed = tuple(both_names(files)) if len(files) < GITHUB_FILES_CAP else None
+    bounds = ArchiveBounds(settings.archive_max_bytes, settings.archive_max_members)
+    archived, why = _archive(client, listing, config, settings, bounds, head_repo)
+    head = GitHubCommit(listing, client.blob, archived=archived, listed=listed)
+    manifest = mf.read_from(head, settings.manifest, f"{settings.manifest} at the PR's head {pr.head_sha[:12]}")
+    base = base_of(client, settings, pr, problems)
+    common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines}
+    if archived is not None:
+        return Fetched(Case(head, config, manifest, **common), None)
+    if changed is None:
+        raise Undecided(f"PR too large for stage 2: {len(files)} changed files (GitHub's cap), and {why}")
+    base_listing = client.listing(pr.base_sha)
+    if base_listing.truncated:
+        raise Undecided(f"PR too large for stage 2: GitHub lists only part of the tree of {pr.base_sha[:12]}")
+    trusted = base is not None and not base.missing
+    reread = _differing(listing, base_listing, config)
+    if trusted and manifest is not None and _entry_changed(listing, base_listing, settings.manifest):
+        reread |= _suspects(mf.to_inventory(manifest), base)
+    # Without a base manifest to trust, nothing the PR's manifest records is believed unread.
+    scope = Scope.CHANGED if trusted else Scope.WHOLE
+    case = Case(head, config, manifest, scope=scope, reread=frozenset(reread), references=False, **common)
+    return Fetched(case, f"the snippets' imports were not checked against the code here: {why}")
 
 
-def _manifest(raw: bytes | Notice | None, name: str, sha: str) -> dict[str, Any] | None:
-    where = f"{name} at the PR's head {sha[:12]}"
-    if isinstance(raw, Notice):
-        raise mf.ManifestError(f"{where}: larger than max_file_bytes; it cannot be a manifest docsnippets wrote")
-    if raw is None:
-        return None
-    try:
-        return mf.parse(raw.decode("utf-8-sig"), where)
-    except UnicodeDecodeError:
-        raise mf.ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on the branch") from None
+def _archive(
+    client: Any,
+    listing: CommitListing,
+    config: Config,
+    settings: Settings,
+    bounds: ArchiveBounds,
+    head_repo: str | None,
+) -> tuple[dict[str, bytes] | None, str]:
+    """The wanted files of the head as its archive holds them; None and why when it is not read."""
+    if not bounds.fits(listing):
+        return None, (
+            f"the head commit ({len(listing.entries)} paths) is larger than the archive bounds "
+            "(DOCSNIPPETS_ARCHIVE_MAX_BYTES, DOCSNIPPETS_ARCHIVE_MAX_MEMBERS), so it was read file by file"
+        )
+
+    def wanted(path: str) -> bool:
+        return path == settings.manifest or path.endswith(".py") or config.selects(path)
+
+    where = [None] if head_repo is None or head_repo == settings.repository else [None, head_repo]
+    failure: GitHubError | None = None
+    for repository in where:
+        try:
+            return read_archive(client.archive(listing.sha, repository), listing, wanted, bounds), ""
+        except GitHubError as exc:
+            if exc.kind == ErrorKind.BUDGET:
+                raise
+            failure = exc  # a fork's head may be served by the fork only: ask it next
+            if exc.kind != ErrorKind.NOT_FOUND:
+                break
+    return None, f"the head commit's archive could not be downloaded ({failure}), so it was read file by file"
 
 
-def _differing(head: Tree, base: Tree, config: Config) -> set[str]:
-    """The Markdown the base and head commits hold differently.
+def _differing(head: CommitListing, base: CommitListing, config: Config) -> set[str]:
+    """The pages the base and head commits hold differently, and their counterparts.
 
     The PR's file list is not tied to a commit: a force-push away and back while it is read
     would hand over another head's list, and a file left off it would never be judged. The two
-    trees are read by SHA, so what they disagree on is read at the head whatever the list says.
+    listings are read by SHA, so what they disagree on is read at the head whatever the list says.
     """
     out: set[str] = set()
     for path in set(head.entries) | set(base.entries):
@@ -110,13 +143,17 @@ def _differing(head: Tree, base: Tree, config: Config) -> set[str]:
             continue
         if config.selects(path) and (h is None or b is None or (h.mode, h.sha) != (b.mode, b.sha)):
             out.add(path)
-    return out
+    return with_counterparts(out, config)
 
 
-def _records(inventory: Inventory | None) -> dict[str, tuple[Any, ...]]:
+def _entry_changed(head: CommitListing, base: CommitListing, path: str) -> bool:
+    """Whether the two commits hold ``path`` differently: the trees say, not the PR's list."""
+    h, b = head.entries.get(path), base.entries.get(path)
+    return (h.mode, h.sha) != (b.mode, b.sha) if h is not None and b is not None else h is not b
+
+
+def _records(inventory: Inventory) -> dict[str, tuple[Any, ...]]:
     """Per file: its recorded snippets, counterpart and pair relations, to compare two manifests."""
-    if inventory is None:
-        return {}
     out: dict[str, list[Any]] = {}
     for snippet in inventory.snippets:
         out.setdefault(snippet.file, []).append(snippet)
@@ -129,28 +166,13 @@ def _records(inventory: Inventory | None) -> dict[str, tuple[Any, ...]]:
     return {file: tuple(items) for file, items in out.items()}
 
 
-def _suspects(recorded: Inventory | None, base: Inventory | None, manifest_changed: bool) -> set[str]:
-    """Files the PR did not change whose records in its own manifest are not the base's.
+def _suspects(recorded: Inventory, base: Base) -> set[str]:
+    """Files whose records in the PR's own manifest are not the base's.
 
     The PR's manifest is PR content: when the PR edits it, an entry for a file the PR did not
     change could claim anything. Those files are read too (those the head does not hold cost
     nothing), so every record the verdict relies on is either the base branch's or checked
     against the file itself.
     """
-    if recorded is None or not manifest_changed:
-        return set()
-    mine, theirs = _records(recorded), _records(base)
+    mine, theirs = _records(recorded), _records(base.inventory)
     return {file for file in set(mine) | set(theirs) if mine.get(file) != theirs.get(file)}
-
-
-def _touched(
-    changed: Sequence[str], config: Config, read: Mapping[str, bytes | Notice | None], recorded: Inventory | None
-) -> tuple[str, ...]:
-    """As on stage 1: the changed Markdown and those of its counterparts that exist."""
-    known = {s.file for s in recorded.snippets} if recorded is not None else set()
-    out: set[str] = set()
-    for path in changed:
-        if config.selects(path):
-            out.add(path)
-            out.update(o for _, o in config.counterparts(path) if read.get(o) is not None or o in known)
-    return tuple(sorted(out))

@@ -144,6 +144,10 @@ SOURCES: Mapping[str, Source] = {
     "http_pace": _env("DOCSNIPPETS_HTTP_PACE", _number, "0.25"),
     # Requests one run may send to read a PR (README: "API use"); a PR needing more is refused
     "request_budget": _env("DOCSNIPPETS_REQUEST_BUDGET", _count, "300"),
+    # Stage 2 reads the head commit as one archive within these bounds (inflated bytes, members);
+    # a larger commit is read file by file, without the code check (docs/action.md: "Stage 2")
+    "archive_max_bytes": _env("DOCSNIPPETS_ARCHIVE_MAX_BYTES", _count, str(512 * 1024 * 1024)),
+    "archive_max_members": _env("DOCSNIPPETS_ARCHIVE_MAX_MEMBERS", _count, "100000"),
     # The login an App's installation token comments as (GITHUB_TOKEN: github-actions[bot])
     "comment_author": _env("DOCSNIPPETS_COMMENT_AUTHOR"),
 }
@@ -177,6 +181,8 @@ class Settings:
     per_page: int
     http_pace: float
     request_budget: int
+    archive_max_bytes: int
+    archive_max_members: int
     comment_author: str
 
     @classmethod

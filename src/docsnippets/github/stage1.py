@@ -14,16 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docsnippets import engine
 from docsnippets.config import Config
-from docsnippets.constants import CONFIG_FILENAMES, GITHUB_FILES_CAP, CommentMode
+from docsnippets.constants import GITHUB_FILES_CAP, CommentMode
 from docsnippets.github.outcome import Outcome, finish, fix_command, has_changes, links
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.workflow import LogStream
+from docsnippets.judge import Base, Case, judge
 from docsnippets.manifest import build as mf
+from docsnippets.manifest import store
 from docsnippets.report import render
-from docsnippets.report.compare import Report, compare, limit_desync
 from docsnippets.snippets.records import Inventory
+from docsnippets.sources.worktree import WorkTree
 
 ClientFactory = Callable[[Settings], Any]
 SMALL_COMMENT = 8_000  # what a comment GitHub refused as too large is cut down to
@@ -36,6 +37,7 @@ class Checkout:
     root: Path
     config: Config
     manifest_path: Path
+    source: WorkTree
 
 
 @dataclass(frozen=True)
@@ -43,12 +45,6 @@ class PullRequest:
     number: int
     base_sha: str
     head_sha: str
-
-
-@dataclass(frozen=True)
-class BaseComparison:
-    changes: Report | None  # None when the base manifest could not be read
-    base_missing: bool  # the base has no manifest: this PR adopts docsnippets
 
 
 class Problems:
@@ -125,21 +121,16 @@ def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factor
     client = client_factory(settings)
     problems = Problems(out)
     changed = changed_paths(client, pr, problems)
-    whole_tree = changed is None or needs_whole_tree(settings, changed)
-    result = engine.check(
-        checkout.root,
+    case = Case(
+        checkout.source,
         checkout.config,
-        checkout.manifest_path,
-        changed=None if whole_tree else changed,
+        store.load(checkout.manifest_path),
+        changed=tuple(changed) if changed is not None else None,
+        base=base_of(client, settings, pr, problems),
         strict_lines=settings.strict_lines,
     )
-    touched = result.touched
-    if touched is None and changed is not None:
-        touched = tuple(engine.touched_files(checkout.root, changed, checkout.config))
-    base = base_comparison(client, settings, checkout, pr, result, touched, whole_tree, problems)
-    freshness = limit_desync(result.report, touched)
-    outcome = Outcome(freshness, base.changes, problems.error, result.manifest_missing, result.inventory)
-    ctx = comment_context(settings, checkout, pr.head_sha, outcome, base.base_missing)
+    outcome = Outcome(judge(case), problems.error)
+    ctx = comment_context(settings, checkout, pr.head_sha, outcome)
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
     return finish(settings, outcome, ctx, out)
 
@@ -165,37 +156,14 @@ def both_names(files: Sequence[Any]) -> list[str]:
     return sorted({n for f in files for n in (f.filename, f.previous_filename) if n})
 
 
-def needs_whole_tree(settings: Settings, changed: Sequence[str]) -> bool:
-    """A changed manifest or config can change the answer for files the PR did not touch."""
-    names = {settings.manifest, *CONFIG_FILENAMES, *([settings.config] if settings.config else [])}
-    return any(name in names for name in changed)
-
-
-def base_comparison(
-    client: Any,
-    settings: Settings,
-    checkout: Checkout,
-    pr: PullRequest,
-    result: engine.CheckResult,
-    touched: Sequence[str] | None,
-    whole_tree: bool,
-    problems: Problems,
-) -> BaseComparison:
-    """The base manifest against the head's docs: what this PR adds, removes, changes, moves."""
+def base_of(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> Base | None:
+    """The base manifest as records, to say what this PR adds, removes, changes, moves; None
+    when it cannot be read or used (a warning says so)."""
     text, readable = base_text(client, settings, pr, problems)
     if not readable:
-        return BaseComparison(None, False)
-    base = base_inventory(text, settings, problems)
-    if base is None:
-        return BaseComparison(None, False)
-    partial = touched is not None and text is not None and not whole_tree
-    current = (
-        engine.partial_inventory(checkout.root, checkout.config, base, list(touched or ()), result.scanned)
-        if partial
-        else result.inventory
-    )
-    changes = compare(base, current, strict_lines=settings.strict_lines, touched=touched)
-    return BaseComparison(changes, text is None)
+        return None
+    inventory = base_inventory(text, settings, problems)
+    return None if inventory is None else Base(inventory, missing=text is None)
 
 
 def base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:
@@ -220,9 +188,7 @@ def base_inventory(text: str | None, settings: Settings, problems: Problems) -> 
         return None
 
 
-def comment_context(
-    settings: Settings, checkout: Checkout, head_sha: str, outcome: Outcome, base_missing: bool
-) -> render.CommentContext:
+def comment_context(settings: Settings, checkout: Checkout, head_sha: str, outcome: Outcome) -> render.CommentContext:
     from docsnippets.github.client import COMMENT_MARKER
 
     return render.CommentContext(
@@ -230,13 +196,13 @@ def comment_context(
         manifest_name=checkout.manifest_path.name,
         manifest_path=settings.manifest,
         links=links(settings, head_sha),
-        base_missing=base_missing,
-        head_manifest_missing=outcome.manifest_missing,
+        base_missing=outcome.judgement.base_missing,
+        head_manifest_missing=outcome.judgement.manifest_missing,
         changes=outcome.changes,
         fix_command=fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
         template=template_path(settings),
-        inventory=outcome.inventory,
+        inventory=outcome.judgement.inventory,
     )
 
 
@@ -279,7 +245,7 @@ def post_comment(
         or bool(freshness.desynchronized)
         or bool(freshness.broken_references)
         or has_changes(outcome.changes)
-        or outcome.error is not None  # the author is owed the reason the check could not decide
+        or outcome.verdict(settings.fail_on).error is not None  # the author is owed the reason it could not decide
     )
     create = settings.comment == CommentMode.ALWAYS or noteworthy
     try:

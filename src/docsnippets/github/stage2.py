@@ -1,5 +1,6 @@
-"""Stage 2 on ``workflow_run``: the PR found from the event, its report computed from its files
-read through the API as data, the sticky comment and a commit status the PR cannot forge.
+"""Stage 2 on ``workflow_run``: the PR found from the event, its head commit read through the
+API as data and judged whole (code check included) by the same judge as every other run, the
+sticky comment and a commit status the PR cannot forge.
 
 The workspace holds the default branch, never the PR: its config is the one used. Nothing the
 PR run produced is believed (its report is only cross-checked), and no PR code is checked out
@@ -9,15 +10,13 @@ or run. Reading fails loudly (exit 2, nothing written) rather than comment on a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from docsnippets import engine
-from docsnippets.config import Config
 from docsnippets.constants import Cause, CommentMode, ExitCode
 from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
 from docsnippets.github.outcome import Outcome, finish, report_data
-from docsnippets.github.prfiles import Fetched, Undecided, fetch
+from docsnippets.github.prfiles import Undecided, read_and_judge
 from docsnippets.github.settings import ActionError, Settings
 from docsnippets.github.stage1 import (
     Checkout,
@@ -31,20 +30,13 @@ from docsnippets.github.stage1 import (
 )
 from docsnippets.github.transport import DELIVERY_REQUESTS
 from docsnippets.github.workflow import LogStream, one_line
-from docsnippets.manifest import build as mf
-from docsnippets.report.compare import Report, compare, limit_desync
+from docsnippets.judge import Judgement
+from docsnippets.judge.verdict import Verdict
 from docsnippets.report.markup import code_span, plain
-from docsnippets.report.verdict import Verdict
-from docsnippets.snippets.records import Inventory
 
-# Stage 2 reads the PR through the API, file by file: the modules every snippet imports would
-# cost a request each, beyond its budget, so the reference check is left to stage 1.
-REFERENCES_SKIPPED = (
-    "the snippets' imports were not checked against the code here: this run reads the PR through the API "
-    "and leaves that check to the PR's own run"
-)
 _SHA = re.compile(r"[0-9a-f]{40}")
 _OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
+_REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?/[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -54,6 +46,7 @@ class RunEvent:
     head_sha: str
     owner: str  # of the head repository: the fork's owner on a fork PR
     branch: str
+    repository: str | None = None  # the head repository's owner/name, where it names one
 
 
 def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
@@ -61,6 +54,9 @@ def run_event(event: dict[str, Any], settings: Settings) -> RunEvent:
     try:
         found = RunEvent(str(run["head_sha"]), str(run["head_repository"]["owner"]["login"]), str(run["head_branch"]))
         from_pr = run.get("event") == "pull_request"
+        name = run["head_repository"].get("full_name")
+        if isinstance(name, str) and _REPOSITORY.fullmatch(name):
+            found = replace(found, repository=name)
     except (TypeError, KeyError, AttributeError):
         found, from_pr = None, False
     if found is None or not _SHA.fullmatch(found.head_sha) or not _OWNER.fullmatch(found.owner) or not found.branch:
@@ -110,9 +106,11 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     try:
         pr = find_pull(client, run)
         try:
-            fetched: Fetched | Undecided = fetch(client, settings, checkout.config, pr, problems)
+            read: tuple[Judgement, str | None] | Undecided = read_and_judge(
+                client, settings, checkout.config, pr, problems, run.repository
+            )
         except Undecided as exc:
-            fetched = exc
+            read = exc
         # Reading is over, within its budget; the PR read again and the verdict's delivery
         # (comments, comment, status) have an allowance of their own.
         client.budget.grant(DELIVERY_REQUESTS)
@@ -120,22 +118,22 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     except Superseded as exc:
         out.line(f"docsnippets: {exc}")
         return int(ExitCode.PASSED)
-    if isinstance(fetched, Undecided):
-        return undecided(client, settings, pr, str(fetched), out)
-    for refusal in fetched.refused:
-        problems.errors.append(str(refusal))
+    if isinstance(read, Undecided):
+        return undecided(client, settings, pr, str(read), out)
+    found, code_skipped = read
+    for refusal in found.refused:
         problems.warn(f"{refusal}; its snippets were not judged")
-    outcome = judge(settings, checkout.config, fetched, problems.error)
+    outcome = Outcome(found, problems.error)
     verdict = outcome.verdict(settings.fail_on)
     finding = cross_check(facts_of(report_data(outcome, verdict)), stage1_facts(checkout.root, settings.report))
     if finding is not None:
         problems.warn(finding.log)
-    ctx = comment_context(settings, checkout, pr.head_sha, outcome, fetched.base_missing)
-    extra = "".join(f"\n\n> ⛔ {code_span(r.path)}: {plain(r.reason)}\n" for r in fetched.refused)
+    ctx = comment_context(settings, checkout, pr.head_sha, outcome)
+    extra = "".join(f"\n\n> ⛔ {code_span(r.path)}: {plain(r.reason)}\n" for r in found.refused)
     extra += f"\n\n> ⚠️ {finding.comment}\n" if finding is not None and finding.comment else ""
-    if checkout.config.references:
-        out.annotate("notice", REFERENCES_SKIPPED)
-        extra += f"\n\n> ℹ️ {REFERENCES_SKIPPED}\n"
+    if code_skipped is not None and checkout.config.references:
+        out.annotate("notice", code_skipped)
+        extra += f"\n\n> ℹ️ {plain(code_skipped)}\n"
     outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
     outcome = set_status(client, settings, pr.head_sha, outcome, out)
     return finish(settings, outcome, ctx, out, delivered=True)
@@ -183,26 +181,6 @@ def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out
             out.annotate("warning", str(exc))
     out.line(f"docsnippets: could not decide: {reason}; exit 2")
     return int(ExitCode.ERROR)
-
-
-# --- the report -------------------------------------------------------------------------------
-
-
-def judge(settings: Settings, config: Config, fetched: Fetched, error: str | None) -> Outcome:
-    """The head manifest against the PR's files (the verdict), the base manifest against them."""
-    data = fetched.head_manifest
-    recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
-    # Without its own manifest the PR's other files are known only from the base's records.
-    source = recorded if data is not None else (fetched.base or recorded)
-    current = engine.inventory_with(source, config, fetched.read)
-    settings_changed = data is not None and data.get("selection") != config.selection()
-    freshness = compare(recorded, current, strict_lines=settings.strict_lines, settings_changed=settings_changed)
-    freshness = limit_desync(engine.with_manifest_reasons(freshness, data), fetched.touched)
-    changes: Report | None = None
-    if fetched.base is not None:
-        after = engine.inventory_with(fetched.base, config, fetched.read)
-        changes = compare(fetched.base, after, strict_lines=settings.strict_lines, touched=fetched.touched)
-    return Outcome(freshness, changes, error, data is None, current)
 
 
 # --- the commit status --------------------------------------------------------------------------

@@ -63,6 +63,19 @@ class Transport:
         with self._errors.guard(operation):
             return self._requester.requestJsonAndCheck(verb, url, parameters=params, input=body)
 
+    def stream(self, operation: str, url: str, chunk_size: int) -> Iterator[bytes]:
+        """One download, followed through GitHub's redirect to its archive host (which gets no
+        token): the body as chunks, each failure on the way a GitHubError."""
+        self.budget.spend(operation)
+        with self._errors.guard(operation):
+            _, _, chunks = self._requester.getStream(url, chunk_size=chunk_size)
+        while True:
+            with self._errors.guard(operation):
+                chunk = next(chunks, None)
+            if chunk is None:
+                return
+            yield chunk
+
     def pages(self, operation: str, url: str, params: dict[str, Any] | None = None) -> Iterator[Any]:
         """Every item of a paged list, page after page as the ``Link`` header leads."""
         next_url: str | None = url

@@ -18,12 +18,22 @@ from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
-from docsnippets.manifest import check as manifest_check
-from docsnippets.manifest.io import ManifestError, dumps, fail, permalink, permalink_of, validate_source
+from docsnippets.manifest import validate as manifest_validate
+from docsnippets.manifest.io import (
+    MAX_MANIFEST_BYTES,
+    ManifestError,
+    dumps,
+    fail,
+    permalink,
+    permalink_of,
+    validate_source,
+)
 from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
+from docsnippets.sources import FileSource
 
 __all__ = [
     "DEFAULT_MANIFEST",
+    "MAX_MANIFEST_BYTES",
     "ManifestError",
     "dumps",
     "permalink",
@@ -149,6 +159,19 @@ def parse(text: str, where: str) -> dict[str, Any]:
     return data
 
 
+def read_from(source: FileSource, rel: str, where: str) -> dict[str, Any] | None:
+    """The validated manifest at ``rel`` of a tree read as data (a commit), None when it has none."""
+    raw = source.read(rel, MAX_MANIFEST_BYTES)
+    if raw is None:
+        return None
+    if not isinstance(raw, bytes):
+        raise ManifestError(f"{where}: {raw}; it cannot be a manifest docsnippets wrote")
+    try:
+        return parse(raw.decode("utf-8-sig"), where)
+    except UnicodeDecodeError:
+        raise ManifestError(f"{where}: not UTF-8 text; run `docsnippets update` on that branch") from None
+
+
 def decoded(text: str, where: str) -> Any:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
@@ -181,7 +204,7 @@ def validate(data: Any, where: str) -> None:
         return fail(where, message)
 
     if schema == SCHEMA:
-        manifest_check.validate(data, bad)
+        manifest_validate.validate(data, bad)
         return
     if not isinstance(data.get("selection"), dict):
         raise bad("'selection' is missing or not a dict")

@@ -11,6 +11,8 @@ from docsnippets.constants import FIX_COMMAND
 from docsnippets.links import blob_lines
 from docsnippets.snippets.records import Snippet
 
+# A manifest read from a commit is refused past this size: no tree docsnippets checks makes one.
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 COMMIT = re.compile(r"[0-9a-fA-F]{7,40}")
 # What may go into a Markdown link target unquoted: no space, control, bracket, quote or backslash.

@@ -1,29 +1,15 @@
-"""What the reference check reports, and the read-only view of the tree it reports on."""
+"""What the reference check reports, and the code view of the tree it reports on (from sources)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
 
 from docsnippets.constants import CALLS_FIX, REFERENCES_FIX
 from docsnippets.snippets.records import Snippet
 
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
-
-
-class ModuleFiles(Protocol):
-    """Read-only access to the checked tree, by '/'-separated paths relative to its root."""
-
-    def kind(self, path: str) -> str | None:
-        """:data:`FILE`, :data:`DIRECTORY`, or None when there is nothing usable there."""
-
-    def read(self, path: str) -> bytes | None:
-        """The bytes of a regular file, or None when it cannot be read."""
-
-    def holds_code(self, path: str) -> bool:
-        """Whether the directory holds at least one ``.py`` file at any depth."""
 
 
 class ReferenceKind(StrEnum):

@@ -1,6 +1,6 @@
 """What a name in the repository's code stands for: a module, a function, a class, a method.
 
-Pure: modules come parsed from :class:`resolve.Tree`; nothing is imported. A name resolves
+Pure: modules come parsed from :class:`resolve.ModuleIndex`; nothing is imported. A name resolves
 only when its module binds it exactly once (a ``def``, a ``class`` or an import of the
 repository's own code), anywhere at top level including ``if``/``try`` blocks; a name bound
 twice (a fallback in ``except ImportError``, an ``@overload`` family, a reassignment) or by
@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from docsnippets.references.resolve import Module, Tree, absolute
+from docsnippets.references.resolve import Module, ModuleIndex, absolute
 
 T = TypeVar("T")
 # How many imports, re-exports and bases a lookup follows before it gives up (cycles, depth).
@@ -136,7 +136,7 @@ def collect_scope(body: list[ast.stmt]) -> Scope:
 class Namespaces:
     """Name lookups in the repository's modules and classes, each scope collected once."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: ModuleIndex) -> None:
         self.tree = tree
         self._scopes: dict[int, Scope] = {}
         self._memos: dict[tuple[object, ...], tuple[Any, frozenset[str]]] = {}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import ModuleNames, names_of, parse_module
-from docsnippets.references.findings import ModuleFiles
+from docsnippets.sources import ModuleFiles
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Module:
 _NAMESPACE = ModuleNames(frozenset(), None, (), False)
 
 
-class Tree:
+class ModuleIndex:
     """Modules and their names looked up in :class:`ModuleFiles`, each at most once per run."""
 
     def __init__(self, files: ModuleFiles, packages: Iterable[str]) -> None:

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.constants import COMMENT_BUDGET
+from docsnippets.judge.compare import Report, move_reasons
+from docsnippets.judge.lost import union
+from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report import entries as en
 from docsnippets.report import items as ci
 from docsnippets.report import templating
-from docsnippets.report.compare import Report, move_reasons
 from docsnippets.report.context import CommentContext
 from docsnippets.report.guidance import HEADLINE_REASONS, fixes, headline
-from docsnippets.report.lost import union
 from docsnippets.report.markup import code_span, location, plain
-from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Snippet
 
 DEFAULT_TEMPLATE = "comment.md.j2"

@@ -14,8 +14,8 @@ from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
 from docsnippets.links import blob_lines
 
 if TYPE_CHECKING:
-    from docsnippets.report.compare import Report
-    from docsnippets.report.verdict import Verdict
+    from docsnippets.judge.compare import Report
+    from docsnippets.judge.verdict import Verdict
     from docsnippets.snippets.records import Inventory, Snippet
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsnippets.references.check import BrokenReference
-from docsnippets.report.compare import Change, Desync, Report
+from docsnippets.judge.compare import Change, Desync, Report
+from docsnippets.references.broken import BrokenReference
 from docsnippets.snippets.records import Snippet
 
 

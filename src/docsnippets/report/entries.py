@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from docsnippets.judge.compare import Change, Desync, Report, renamed_dirs
 from docsnippets.report.codediff import changed_lines, code_lines
-from docsnippets.report.compare import Change, Desync, Report, renamed_dirs
 from docsnippets.snippets.records import Inventory, Snippet
 
 Key = tuple[str, int]

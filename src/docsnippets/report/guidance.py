@@ -6,12 +6,12 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
+from docsnippets.judge.compare import Desync, Report
+from docsnippets.judge.lost import union
+from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import fixes_for
-from docsnippets.report.compare import Desync, Report
 from docsnippets.report.context import Links
-from docsnippets.report.lost import union
 from docsnippets.report.markup import code_span, fenced, location, plain, visible
-from docsnippets.report.verdict import Verdict
 
 Key = tuple[str, int]
 HEADLINE_REASONS = 3

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from docsnippets.judge.compare import Desync
 from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff
-from docsnippets.report.compare import Desync
 from docsnippets.report.context import Links
 from docsnippets.report.markup import (
     code_span,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from docsnippets.constants import COMMENT_BUDGET
-from docsnippets.report.compare import Report
+from docsnippets.judge.compare import Report
 from docsnippets.report.context import CommentContext, Links
 from docsnippets.report.data import report_json
 from docsnippets.report.markup import code_span, fenced, visible, visible_block

@@ -8,10 +8,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docsnippets.constants import FIX_COMMAND
-from docsnippets.report.compare import Change, Report
-from docsnippets.report.lost import union
+from docsnippets.judge.compare import Change, Report
+from docsnippets.judge.lost import union
+from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report.markup import span, visible
-from docsnippets.report.verdict import Verdict, decide
 from docsnippets.snippets.records import Inventory, Snippet
 
 # The listing's helpers (entries.py, the reference findings) load only when there is something

@@ -1,4 +1,4 @@
-"""The checked tree's Python code, read-only: the I/O edge of the reference check.
+"""A directory's Python code, read-only: the work tree's code view for the reference check.
 
 Paths are looked up entry by entry in directory listings (one ``scandir`` per directory,
 cached), so names match exactly as Python's import system sees them, also on file systems
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
-from docsnippets.tree import TreeError, read_file
+from docsnippets.sources import DIRECTORY, FILE, SourceError
+from docsnippets.sources.disk import read_file
 
 DEFAULT_MAX_MODULE_BYTES = 5 * 1024 * 1024
 # holds_code gives up (answering False: nothing is judged) after this many directory entries.
@@ -23,7 +22,7 @@ MAX_WALK_ENTRIES = 20_000
 
 
 class DirectoryFiles:
-    """:class:`references.ModuleFiles` over a directory on disk."""
+    """:class:`sources.ModuleFiles` over a directory on disk."""
 
     def __init__(self, root: Path, max_bytes: int = DEFAULT_MAX_MODULE_BYTES) -> None:
         self._root = Path(os.path.realpath(root))
@@ -81,7 +80,7 @@ class DirectoryFiles:
             return None
         try:
             data = read_file(self._root, path, self._max_bytes)
-        except TreeError:
+        except SourceError:
             return None  # unreadable: the module exists, its names cannot be judged
         if not isinstance(data, bytes) or len(data) > self._max_bytes:
             return None
@@ -110,45 +109,3 @@ class DirectoryFiles:
                 if kind == DIRECTORY:
                     pending.append(f"{here}/{name}")
         return False
-
-
-def _top_entries(files: DirectoryFiles) -> Iterator[tuple[str, str, str]]:
-    """(base, name, kind) of every entry where top-level modules live: the root and ``src/``."""
-    for base in SOURCE_ROOTS:
-        rel = base.rstrip("/")
-        if rel and files.kind(rel) != DIRECTORY:
-            continue
-        for name, kind in files.listing(rel).items():
-            yield base, name, kind
-
-
-def find_packages(root: Path) -> tuple[str, ...]:
-    """Top-level packages and modules at the root or under ``src/``, as references.py sees them."""
-    files = DirectoryFiles(root)
-    names: set[str] = set()
-    for base, name, kind in _top_entries(files):
-        stem = name[:-3] if kind == FILE and name.endswith(".py") else name
-        if not stem.isidentifier():
-            continue
-        if (kind == FILE and name.endswith(".py")) or files.kind(f"{base}{name}/__init__.py") == FILE:
-            names.add(stem)
-    return tuple(sorted(names))
-
-
-def reaches_code(files: DirectoryFiles, packages: Iterable[str]) -> bool:
-    """Whether any import may resolve into this tree: a module file or a package directory at
-    the root or under ``src/``, or a listed package whose directory holds code. When none can,
-    no snippet reaches the repository's code (a docs-only checkout) and the reference check has
-    nothing to judge, nor anything to load for it.
-
-    It may say True where :class:`resolve.Tree` then finds nothing (that only costs the check),
-    never False where Tree finds something. It reads the root and ``src/`` listings and one
-    ``stat`` per directory there, never a directory's own listing: a large data or build
-    directory that git ignores is not read on every check.
-    """
-    for base, name, kind in _top_entries(files):
-        if kind == FILE and name.endswith(".py") and name[:-3].isidentifier():
-            return True
-        if kind == DIRECTORY and name.isidentifier() and files.may_be_package(f"{base}{name}"):
-            return True
-    return any(files.holds_code(base + name) for name in packages if name.isidentifier() for base in SOURCE_ROOTS)

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
-from docsnippets.report.compare import Report
-from docsnippets.report.lost import union
+from docsnippets.judge.compare import Report
+from docsnippets.judge.lost import union
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import Relation
+from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
-from docsnippets.report.lost import LostPair, lost_pairs, relation_changes
 from docsnippets.snippets.pairs import align, similarity
 from docsnippets.snippets.records import Inventory, Snippet
 
@@ -275,3 +275,9 @@ def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
         d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
     )
     return replace(report, desynchronized=desync)
+
+
+def all_lost(freshness: Report, changes: Report | None) -> tuple[LostPair, ...]:
+    """The lost pairs a run reports: against the committed manifest and, on a pull request or
+    a diff, against the base's (a manifest updated on the branch has forgotten them)."""
+    return union(freshness.lost, changes.lost if changes is not None else ())

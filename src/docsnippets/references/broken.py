@@ -49,10 +49,11 @@ from typing import TYPE_CHECKING
 
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
-from docsnippets.references.findings import BrokenReference, ModuleFiles, ReferenceKind
+from docsnippets.references.findings import BrokenReference, ReferenceKind
 from docsnippets.references.imports import ImportRef, imports_of
-from docsnippets.references.resolve import Tree
+from docsnippets.references.resolve import ModuleIndex
 from docsnippets.snippets.records import Snippet
+from docsnippets.sources import ModuleFiles
 
 if TYPE_CHECKING:
     from docsnippets.references.calls import CallFinding, Pages
@@ -65,7 +66,7 @@ __all__ = [
     "SOURCE_ROOTS",
     "BrokenReference",
     "ModuleFiles",
-    "check_references",
+    "broken_references",
     "module_names",
     "path_modules",
     "snippets_calling",
@@ -74,7 +75,7 @@ __all__ = [
 ]
 
 
-def _problems(tree: Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
+def _problems(tree: ModuleIndex, ref: ImportRef) -> list[tuple[str | None, str]]:
     if tree.module(ref.module.split(".")[0]) is None:
         return []  # not the repository's, or the tree holds none of its code
     missing = tree.first_missing(ref.module)
@@ -90,7 +91,7 @@ def _problems(tree: Tree, ref: ImportRef) -> list[tuple[str | None, str]]:
     ]
 
 
-def check_references(
+def broken_references(
     snippets: Iterable[Snippet],
     files: ModuleFiles,
     packages: Iterable[str] = (),
@@ -105,7 +106,7 @@ def check_references(
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
     snippets = tuple(snippets)
-    tree = Tree(files, packages)
+    tree = ModuleIndex(files, packages)
     calls = _Calls(tree, snippets if pages is None else pages)
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
@@ -134,7 +135,7 @@ class _Calls:
     checkout, imports of third-party code) never loads that machinery.
     """
 
-    def __init__(self, tree: Tree, pages: Iterable[Snippet]) -> None:
+    def __init__(self, tree: ModuleIndex, pages: Iterable[Snippet]) -> None:
         self.tree = tree
         self._pages = tuple(pages)
         self._by_file: dict[str, list[Snippet]] = {}
@@ -214,7 +215,7 @@ def snippets_calling(
     if not changed:
         return ()
     snippets = tuple(snippets)
-    tree = Tree(files, packages)
+    tree = ModuleIndex(files, packages)
     calls = _Calls(tree, snippets)
     out = []
     for snippet in snippets:

@@ -14,12 +14,9 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docsnippets.snippets.records import Inventory
-
-if TYPE_CHECKING:  # compare.py builds its reports with this module
-    from docsnippets.report.compare import Report
 
 NAMED_RELATIONS = 3  # pairs named in a reason before the rest are counted
 
@@ -103,12 +100,6 @@ def union(*groups: Iterable[LostPair]) -> tuple[LostPair, ...]:
         for lost in group:
             seen.setdefault((lost.kept, lost.gone), lost)
     return tuple(seen[k] for k in sorted(seen))
-
-
-def all_lost(freshness: Report, changes: Report | None) -> tuple[LostPair, ...]:
-    """The lost pairs a run reports: against the committed manifest and, on a pull request or
-    a diff, against the base's (a manifest updated on the branch has forgotten them)."""
-    return union(freshness.lost, changes.lost if changes is not None else ())
 
 
 def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, int]) -> list[str]:

@@ -1,0 +1,61 @@
+"""A git commit as a source of files, read through git itself: no checkout, no work-tree change.
+
+The listing is ``git ls-tree -r`` (every path with its mode: regular files, symbolic links,
+submodules); the bytes come from ``git cat-file --batch``, every selected page in one call.
+A symbolic link is never followed: its bytes are a path, not a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from docsnippets.git import refs as gitrefs
+from docsnippets.snippets.extract import oversized
+from docsnippets.sources import EntryKind, ModuleFiles, Read
+from docsnippets.sources.listing import ListedModules
+
+
+class GitCommit:
+    """:class:`sources.FileSource` over one commit of the repository at ``root``."""
+
+    def __init__(self, root: Path, commit: str) -> None:
+        self.root = root
+        self.commit = commit
+        self._objects = gitrefs.list_objects(root, commit)
+        self._entries = {path: kind for path, (kind, _, _) in self._objects.items()}
+
+    @property
+    def label(self) -> str:
+        return f"commit {self.commit[:12]}"
+
+    def entries(self) -> Mapping[str, EntryKind]:
+        return self._entries
+
+    def kind(self, path: str) -> EntryKind | None:
+        return self._entries.get(path)
+
+    def read(self, path: str, limit: int) -> Read:
+        return self.read_many([path], limit)[path]
+
+    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
+        out: dict[str, Read] = {}
+        wanted: dict[str, str] = {}
+        for path in paths:
+            kind, sha, size = self._objects.get(path, (None, "", 0))
+            if kind != EntryKind.FILE:
+                out[path] = None  # absent, or a link or submodule: no page of this commit
+            elif size > limit:
+                out[path] = oversized(path, limit)
+            else:
+                wanted[path] = sha
+        blobs = gitrefs.read_blobs(self.root, wanted.values())
+        out.update((path, blobs[sha]) for path, sha in wanted.items())
+        return out
+
+    def code(self) -> ModuleFiles:
+        return ListedModules(self._entries, self._module)
+
+    def _module(self, path: str) -> bytes | None:
+        _, sha, _ = self._objects[path]
+        return gitrefs.read_blobs(self.root, [sha]).get(sha)

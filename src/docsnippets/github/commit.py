@@ -1,0 +1,91 @@
+"""A commit on GitHub as a source of files: its listing, then bytes by blob SHA.
+
+The listing (:mod:`github.listing`) says what the commit holds. Bytes come from the commit's
+archive where the archive holds them exactly (:mod:`github.archive`), otherwise from the blob
+API, one request per distinct blob, each checked against its listed size. A path the listing
+does not hold does not exist, except one that ``listed`` (the PR's file list) says exists:
+that one is refused, never taken for a deletion. A symbolic link or a submodule is refused by
+name; a file over the size limit is skipped unread, as a local run skips it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+
+from docsnippets.github.errors import ErrorKind, GitHubError
+from docsnippets.github.listing import CommitListing, ListingEntry, kind_of, refusal_of
+from docsnippets.snippets.extract import oversized
+from docsnippets.sources import EntryKind, ModuleFiles, Read, Refusal
+from docsnippets.sources.listing import ListedModules
+
+
+class GitHubCommit:
+    """:class:`sources.FileSource` over one commit read through the API (``blob``: by SHA)."""
+
+    def __init__(
+        self,
+        listing: CommitListing,
+        blob: Callable[[str], bytes],
+        *,
+        archived: Mapping[str, bytes] | None = None,
+        listed: Collection[str] = frozenset(),
+    ) -> None:
+        self.listing = listing
+        self._blob = blob
+        self._from_archive = archived is not None
+        self._archived = dict(archived or {})
+        self._listed = frozenset(listed)
+        self._blobs: dict[str, bytes] = {}
+        self._entries = {path: k for path, e in listing.entries.items() if (k := kind_of(e)) is not None}
+
+    @property
+    def label(self) -> str:
+        return f"commit {self.listing.sha[:12]}"
+
+    @property
+    def archived(self) -> bool:
+        """Whether the commit's bytes came in one archive (so reading its code costs nothing)."""
+        return self._from_archive
+
+    def entries(self) -> Mapping[str, EntryKind]:
+        return self._entries
+
+    def kind(self, path: str) -> EntryKind | None:
+        return self._entries.get(path)
+
+    def read(self, path: str, limit: int) -> Read:
+        entry = self.listing.entries.get(path)
+        if entry is None or entry.type == "tree":
+            if path in self._listed:
+                return Refusal(path, f"listed as changed by the PR but not in its head {self.listing.sha[:12]}")
+            return None
+        refusal = refusal_of(entry)
+        if refusal is not None:
+            return refusal
+        if entry.size is None or entry.size > limit:
+            return oversized(path, limit)  # never downloaded
+        return self._bytes(entry, limit)
+
+    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
+        return {path: self.read(path, limit) for path in sorted(set(paths))}
+
+    def code(self) -> ModuleFiles:
+        return ListedModules(self._entries, self._module)
+
+    def _module(self, path: str) -> bytes | None:
+        entry = self.listing.entries[path]
+        return self._bytes(entry, entry.size or 0) if entry.size is not None else None
+
+    def _bytes(self, entry: ListingEntry, limit: int) -> bytes:
+        data = self._archived.get(entry.path)
+        if data is not None:
+            return data
+        if entry.sha not in self._blobs:
+            found = self._blob(entry.sha)
+            if len(found) != entry.size or len(found) > limit:
+                raise GitHubError(
+                    ErrorKind.FAILED,
+                    f"reading {entry.path} failed: its blob has {len(found)} bytes, the tree says {entry.size}",
+                )
+            self._blobs[entry.sha] = found
+        return self._blobs[entry.sha]

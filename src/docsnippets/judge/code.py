@@ -1,0 +1,50 @@
+"""The code check of a judgement: which snippets' imports and calls are read against the tree's
+code, and the findings with their snippets' manifest ids.
+
+A tree without code that an import could resolve to (a docs-only checkout) has nothing to
+judge, and the reference check's modules are not even loaded for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from docsnippets.config import Config
+from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.sources import FileSource, ModuleFiles
+
+if TYPE_CHECKING:  # the reference check loads when a tree holds code for it to judge
+    from docsnippets.references.findings import BrokenReference
+
+Findings = tuple[tuple[str, "BrokenReference"], ...]  # (snippet id, finding)
+
+
+def code_findings(
+    source: FileSource,
+    inventory: Inventory,
+    config: Config,
+    changed: Sequence[str] | None,
+    touched: Sequence[str] | None,
+) -> Findings:
+    """Every snippet's findings, or with ``changed`` those of the snippets a change can break:
+    the touched pages' and those importing or calling into a changed ``.py`` file."""
+    from docsnippets.references.packages import reaches_code
+
+    code = source.code()
+    if not reaches_code(code, config.packages):
+        return ()
+    from docsnippets.references.broken import snippets_to_check
+
+    every = inventory.snippets
+    chosen = every if changed is None else snippets_to_check(every, touched or (), changed, code, config.packages)
+    return findings_of(inventory, chosen, code, config)
+
+
+def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleFiles, config: Config) -> Findings:
+    """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
+    from docsnippets.references.broken import broken_references
+
+    ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
+    found = broken_references(snippets, code, config.packages, config.ignore_calls, inventory.snippets)
+    return tuple((ids[b.snippet.key], b) for b in found)

@@ -1,0 +1,144 @@
+"""The one place a verdict is built: a tree, its committed manifest and, on a change, the
+base's manifest and the paths it touched, judged in one pure function.
+
+``check``, ``diff``, the push check and both stages of the Action only make the source of
+files (a work tree, a git commit, a GitHub commit), read the manifests and call
+:func:`judge`; what they print or post is rendered from the one :class:`Judgement`. So the
+inventory, freshness and its reasons, the desync limit, the base comparison, the lost pairs
+and the code check are decided here, once, the same for every caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from docsnippets.config import Config
+from docsnippets.judge.code import code_findings
+from docsnippets.judge.compare import Report, all_lost, compare, limit_desync
+from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
+from docsnippets.judge.lost import LostPair
+from docsnippets.judge.verdict import Verdict, decide
+from docsnippets.manifest import build as mf
+from docsnippets.snippets.extract import Memo
+from docsnippets.snippets.records import Inventory
+from docsnippets.sources import FileSource, Refusal
+
+
+class Scope(StrEnum):
+    """How much of the tree is read: all of it, or the changed pages on top of the manifest."""
+
+    WHOLE = "whole"
+    CHANGED = "changed"
+
+
+@dataclass(frozen=True)
+class Base:
+    """The base's manifest as records, for "what does this change do"; ``missing``: the base
+    has none (the change adopts docsnippets), so every snippet is new."""
+
+    inventory: Inventory
+    missing: bool = False
+
+
+@dataclass(frozen=True)
+class Case:
+    """What is judged.
+
+    ``changed``: the paths the change touched (a PR's files, ``--changed``, a git diff), None
+    when unknown; it scopes the desynchronized pairs, the base comparison and the code check,
+    never the freshness of a whole reading. ``reread``: pages a CHANGED reading reads besides
+    the touched ones (pages whose records cannot be trusted).
+    """
+
+    source: FileSource
+    config: Config
+    manifest: dict[str, Any] | None
+    changed: tuple[str, ...] | None = None
+    base: Base | None = None
+    scope: Scope = Scope.WHOLE
+    reread: frozenset[str] = frozenset()
+    strict_lines: bool = False
+    references: bool = True
+    memo: Memo | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The committed manifest against the tree (``freshness``, which decides) and, on a change,
+    the base manifest against it (``changes``: what the change does)."""
+
+    freshness: Report
+    changes: Report | None
+    inventory: Inventory
+    touched: tuple[str, ...] | None
+    manifest_missing: bool
+    base_missing: bool = False
+    refused: tuple[Refusal, ...] = ()
+
+    @property
+    def lost(self) -> tuple[LostPair, ...]:
+        return all_lost(self.freshness, self.changes)
+
+    def verdict(self, fail_on: str, error: str | None = None) -> Verdict:
+        """The gate's answer under ``fail_on``; ``error`` is what kept the run from seeing
+        everything (an API failure); a refused path is one too."""
+        errors = [error] if error else []
+        errors += [str(r) for r in self.refused]
+        return decide(
+            self.freshness,
+            fail_on,
+            error="; ".join(errors) or None,
+            manifest_missing=self.manifest_missing,
+            changes=self.changes,
+        )
+
+
+def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
+    """Stale, whatever the snippets say, when the manifest is missing or of an older schema."""
+    if data is None:
+        reason = "the manifest does not exist yet"
+    elif data["schema"] != mf.SCHEMA:
+        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+    else:
+        return report
+    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+
+
+def judge(case: Case) -> Judgement:
+    config, source, data = case.config, case.source, case.manifest
+    recorded = mf.to_inventory(data) if data is not None else EMPTY
+    known = {s.file for s in recorded.snippets}
+    touched = touched_files(source, case.changed, config, known) if case.changed is not None else None
+    if case.scope == Scope.CHANGED and data is not None and touched is not None:
+        current, fresh = partial(source, recorded, {*touched, *case.reread}, config, case.memo)
+    else:
+        current, fresh = whole(source, config, case.memo, also=touched or ())
+    refused = {r.path for r in fresh.refused}
+    current = keep_records(current, recorded, refused, config)
+    settings_changed = data is not None and data.get("selection") != config.selection()
+    freshness = compare(recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed)
+    if case.references and config.references:
+        found = code_findings(source, current, config, case.changed, touched)
+        freshness = replace(freshness, broken_references=found)
+    freshness = limit_desync(manifest_reasons(freshness, data), touched)
+    changes = None
+    if case.base is not None:
+        before = case.base.inventory
+        # Pages the change did not touch keep the base's records: a base branch that moved on
+        # since the change forked from it must not read as this change undoing its commits.
+        # Against no manifest at all, every snippet of the tree is new.
+        whole_tree = touched is None or case.base.missing
+        read = [t for t in touched or () if t not in refused]
+        after = current if whole_tree else overlay(before, fresh, read, config, source)
+        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
+    return Judgement(
+        freshness=freshness,
+        changes=changes,
+        inventory=current,
+        touched=tuple(touched) if touched is not None else None,
+        manifest_missing=data is None,
+        base_missing=case.base is not None and case.base.missing,
+        refused=fresh.refused,
+    )
