@@ -182,7 +182,7 @@ def check(
     """The manifest against the tree; with ``references`` (and the config's), the snippets'
     imports against the tree's code: all snippets, or with ``changed`` those of the touched
     files and those importing or calling into a changed ``.py`` file."""
-    data = store.load(manifest_path)
+    data = store.load(manifest_path, root=root)
     recorded = mf.to_inventory(data) if data is not None else Inventory((), (), ())
     if changed is not None and data is not None:
         touched = touched_files(root, changed, config, [s.file for s in recorded.snippets])
@@ -264,14 +264,14 @@ def update(
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
     from docsnippets.manifest.source import resolve_source, source_change  # update alone records one
 
-    old_text, old = store.previous(manifest_path)  # refuses what it must not overwrite
+    old_text, old = store.previous(manifest_path, root=root)  # refuses what it must not overwrite
     inventory = scan_tree(root, config, memo=memo)
     source = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
     data = mf.build(inventory, config, source.repository, source.commit, source.linked)
     text = mf.dumps(data)
     if text == old_text:
         return UpdateResult(data, False, inventory, source.notes)
-    write_atomic(manifest_path, text)
+    write_atomic(manifest_path, text, root=root)
     return UpdateResult(data, True, inventory, (*source.notes, *source_change(old, data)))
 
 

@@ -72,7 +72,7 @@ def run_diff(
     code: ModuleFiles
     if head_sha is None:
         inventory = engine.scan_tree(root, config, memo=memo)
-        head_manifest = store.load(manifest)
+        head_manifest = store.load(manifest, root=root)
         code = DirectoryFiles(root)
 
         def exists(path: str) -> bool:

@@ -58,6 +58,7 @@ def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
         links=links(settings, settings.sha),
         head_manifest_missing=result.manifest_missing,
         template=template_path(settings),
+        root=checkout.root,
         inventory=result.inventory,
     )
     return finish(settings, outcome, ctx, out)

@@ -236,6 +236,7 @@ def comment_context(
         fix_command=fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
         template=template_path(settings),
+        root=checkout.root,
         inventory=outcome.inventory,
     )
 
