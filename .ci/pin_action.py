@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pin_action: {exc}", file=sys.stderr)
         return 2
     if result != text:
-        write_atomic(path, result.encode("utf-8"))
+        write_atomic(path, result.encode("utf-8"), root=None)  # the file the maintainer named
     print(f"pin_action: {path}: runs.image is {ref}")
     return 0
 

@@ -118,7 +118,7 @@ class SnippetCache:
         if entry is None:
             return None
         try:
-            raw = read_regular(entry)  # never blocks on a FIFO or reads a device
+            raw = read_regular(entry, root=None)  # never blocks on a FIFO or reads a device
             if raw is None:
                 raise FileNotFoundError(entry)
             found = _snippets(json.loads(raw), path, file_sha256)
@@ -134,7 +134,7 @@ class SnippetCache:
             return
         try:
             data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s) for s in snippets]}).encode()
-            write_atomic(entry, data, durable=False)  # readers see no entry or a whole one, never half
+            write_atomic(entry, data, root=None, durable=False)  # readers see no entry or a whole one, never half
         except (OSError, ValueError, RecursionError):
             self.enabled = False  # read-only or full: stop trying for this run
 

@@ -1,13 +1,28 @@
-"""``.docsnippets.yml`` from disk: found at the root or named by --config, parsed by :mod:`config`."""
+"""``.docsnippets.yml`` from disk: found at the root or named by --config, parsed by :mod:`config`.
+
+Read with the root's rule of :mod:`docsnippets.fileio`: a config that is a symlink inside the
+repository, or sits under one, is refused, never read through.
+"""
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import fields
 from pathlib import Path
 
 from docsnippets.config import Config, ConfigError, from_mapping
 from docsnippets.constants import CONFIG_FILENAMES
-from docsnippets.fileio import NotRegularFile, read_regular
+from docsnippets.fileio import NotRegularFile, SymlinkRefused, read_regular
+
+
+def _present(path: Path) -> bool:
+    """A file, or a symlink: the read refuses that by name rather than taking it for no config."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
 def load(path: Path | None, root: Path) -> Config:
@@ -15,7 +30,7 @@ def load(path: Path | None, root: Path) -> Config:
     if path is None:
         for name in CONFIG_FILENAMES:
             candidate = root / name
-            if candidate.is_file():
+            if _present(candidate):
                 path = candidate
                 break
         else:
@@ -24,10 +39,12 @@ def load(path: Path | None, root: Path) -> Config:
 
     where = str(path)
     try:
-        raw = read_regular(path)
+        raw = read_regular(path, root=root)
         if raw is None:
             raise ConfigError(f"{where}: config file not found; pass an existing file to --config")
         text = raw.decode("utf-8")
+    except SymlinkRefused as exc:
+        raise ConfigError(str(exc)) from None
     except NotRegularFile:
         raise ConfigError(f"{where}: not a regular file; pass the config file to --config") from None
     except (OSError, UnicodeDecodeError) as exc:

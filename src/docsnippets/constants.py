@@ -33,12 +33,13 @@ class Relation(StrEnum):
     IDENTICAL = "identical"
     INDENTATION = "indentation"
     COMMENTS = "comments"
+    STRINGS = "strings"  # the same code once translated string literals are set aside
     DIVERGED = "diverged"
     MISSING = "missing"
 
 
 # The relations a recorded pair can have (a missing counterpart is not a pair).
-PAIR_RELATIONS = (Relation.IDENTICAL, Relation.INDENTATION, Relation.COMMENTS, Relation.DIVERGED)
+PAIR_RELATIONS = (Relation.IDENTICAL, Relation.INDENTATION, Relation.COMMENTS, Relation.STRINGS, Relation.DIVERGED)
 DESYNC_RELATIONS = frozenset({Relation.DIVERGED, Relation.MISSING})
 
 

@@ -18,7 +18,7 @@ from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
-from docsnippets.sources import FileSource
+from docsnippets.sources.worktree import WorkTree
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class UpdateResult:
 
 
 def update(
-    source: FileSource,
+    tree: WorkTree,
     config: Config,
     manifest_path: Path,
     *,
@@ -45,12 +45,12 @@ def update(
     """Rewrite the manifest unless its bytes would stay the same (keeps hooks quiet)."""
     from docsnippets.manifest.source import resolve_source, source_change  # update alone records one
 
-    old_text, old = store.previous(manifest_path)  # refuses what it must not overwrite
-    inventory, _ = whole(source, config, memo)
+    old_text, old = store.previous(manifest_path, root=tree.root)  # refuses what it must not overwrite
+    inventory, _ = whole(tree, config, memo)
     source_info = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
     data = mf.build(inventory, config, source_info.repository, source_info.commit, source_info.linked)
     text = mf.dumps(data)
     if text == old_text:
         return UpdateResult(data, False, inventory, source_info.notes)
-    write_atomic(manifest_path, text)
+    write_atomic(manifest_path, text, root=tree.root)
     return UpdateResult(data, True, inventory, (*source_info.notes, *source_change(old, data)))

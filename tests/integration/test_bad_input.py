@@ -239,7 +239,15 @@ CASES = [
         "manifest-directory", ("check", "--root", "{root}", "--manifest", "{root}/docs"), None, 2, ("docs", "directory")
     ),
     Case("manifest-fifo", CHECK, fifo(M), 2, (M, "not a regular file", "--manifest"), child=True),
-    Case("manifest-dev-zero", CHECK, symlink(M, "/dev/zero"), 2, (M, "not a regular file"), child=True),
+    Case("manifest-dev-zero", CHECK, symlink(M, "/dev/zero"), 2, (M, "a symlink inside the repository"), child=True),
+    Case(  # outside the root the user's own link is followed, and the device still never read
+        "manifest-dev-zero-outside",
+        ("check", "--root", "{root}", "--manifest", "{tmp}/zero.json"),
+        lambda root: (root.parent / "zero.json").symlink_to("/dev/zero"),
+        2,
+        ("zero.json", "not a regular file"),
+        child=True,
+    ),
     Case("manifest-unreadable", CHECK, unreadable(M, manifest=True), 2, (M, "Permission denied"), unreadable=True),
     # config --------------------------------------------------------------------------------------
     Case(

@@ -280,3 +280,116 @@ def test_slime_zh_only_edit_with_a_chinese_comment_gives_an_english_patch_of_cod
     assert not _CJK.search(patch_text), patch_text
     fixed = (repo / names[0]).read_text(encoding="utf-8")
     assert fixed == before[names[0]].replace(old, new.split("  #")[0] + "\n")
+
+
+# The agentscope README's twins: the same code, its comment and its strings translated.
+_AS_EN = (
+    "async def main():\n"
+    '    client = Client(name="gaode_mcp", url="https://mcp.example.com/mcp")\n'
+    '    func = await client.get_callable_function(func_name="maps_geo")\n'
+    "    # Option 1: call it directly\n"
+    '    await func(address="Tiananmen Square", city="Beijing")\n'
+    '    print("Done, thank you")\n'
+    "    return func\n"
+)
+_AS_ZH = (
+    _AS_EN.replace("Option 1: call it directly", "选项 1：直接调用")
+    .replace("Tiananmen Square", "天安门广场")
+    .replace('"Beijing"', '"北京"')
+    .replace("Done, thank you", "完成，谢谢")
+)
+_CALL_ZH = 'await func(address="天安门广场", city="北京")'
+_CALL_EN = 'await func(address="Tiananmen Square", city="Beijing")'
+
+
+def test_translated_strings_are_twins_not_a_desync(comment_of, inventory_of):
+    """A PR that edits the Chinese side's strings and comment only: no desync, no fix asked."""
+    before = {"README.md": fence(_AS_EN), "README_zh.md": fence(_AS_ZH)}
+    assert [p.relation for p in inventory_of(before).pairs] == ["strings"]
+    after = {
+        **before,
+        "README_zh.md": fence(_AS_ZH.replace("完成，谢谢", "完成了，谢谢你").replace("直接调用", "直接调")),
+    }
+    text = comment_of(before, after)
+    assert_structure(text)
+    assert [p.relation for p in inventory_of(after).pairs] == ["strings"]
+    assert "Desynchronized" not in text and "to match" not in text and "git apply" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("zh_new", "en_expected"),
+    [
+        # a code change on the line that holds the translated strings: the English strings stay
+        (
+            _AS_ZH.replace(_CALL_ZH, _CALL_ZH[:-1] + ", timeout=5)"),
+            _AS_EN.replace(_CALL_EN, _CALL_EN[:-1] + ", timeout=5)"),
+        ),
+        # a code change elsewhere, next to a string the Chinese side also reworded
+        (
+            _AS_ZH.replace('"maps_geo"', '"maps_geocode"').replace('"北京"', '"北京市"'),
+            _AS_EN.replace('"maps_geo"', '"maps_geocode"'),
+        ),
+        # a new line that repeats a translated string: it goes over in English
+        (
+            _AS_ZH.replace("    return func\n", '    print("完成，谢谢")\n    return func\n'),
+            _AS_EN.replace("    return func\n", '    print("Done, thank you")\n    return func\n'),
+        ),
+    ],
+    ids=["changed-line-with-strings", "code-and-a-reworded-string", "new-line-repeating-a-string"],
+)
+def test_the_patch_keeps_this_sides_own_strings(
+    tmp_path: Path, comment_of, inventory_of, zh_new: str, en_expected: str
+):
+    before = {"README.md": fence(_AS_EN), "README_zh.md": fence(_AS_ZH)}
+    after = {**before, "README_zh.md": fence(zh_new)}
+    text = comment_of(before, after)
+    assert_structure(text)
+    assert "this PR edited the Chinese side, not the English one" in text, text
+    repo = tmp_path / "repo"
+    patch_text = _apply_offered_patch(text, "English", repo, after)
+    assert not _CJK.search(patch_text), patch_text
+    fixed = (repo / "README.md").read_text(encoding="utf-8")
+    assert fixed == fence(en_expected)
+    assert [p.relation for p in inventory_of({**after, "README.md": fixed}).pairs] == ["strings"]
+
+
+_TWICE_EN = _AS_EN.replace('    print("Done, thank you")\n', '    print("Done, thank you")\n    print("Thanks!")\n')
+_TWICE_ZH = _AS_ZH.replace('    print("完成，谢谢")\n', '    print("完成，谢谢")\n    print("完成，谢谢")\n')
+_ADDS = "the change adds or rewords text in a string, which each language writes in its own words"
+
+
+@pytest.mark.parametrize(
+    ("en_old", "zh_old", "zh_new", "why"),
+    [
+        (_AS_EN, _AS_ZH, _AS_ZH.replace("    return func\n", '    print("再见")\n    return func\n'), _ADDS),
+        (_AS_EN, _AS_ZH, _AS_ZH.replace(_CALL_ZH, 'await func(address="故宫", city="北京", timeout=5)'), _ADDS),
+        (
+            _AS_EN,
+            _AS_ZH,
+            _AS_ZH.replace('print("完成，谢谢")', 'print("""完成，\n    谢谢""", end="")'),
+            "the change edits a string of several lines, which each language writes in its own words",
+        ),
+        (
+            _TWICE_EN,
+            _TWICE_ZH,
+            _TWICE_ZH.replace("    return func\n", '    print("完成，谢谢")\n    return func\n'),
+            "a string it brings over is worded two ways on the untouched side",
+        ),
+    ],
+    ids=["new-chinese-string", "code-change-with-a-reworded-string", "string-of-several-lines", "worded-two-ways"],
+)
+def test_no_patch_carries_one_languages_strings_into_the_other(
+    comment_of, en_old: str, zh_old: str, zh_new: str, why: str
+):
+    before = {"README.md": fence(en_old), "README_zh.md": fence(zh_old)}
+    text = comment_of(before, {**before, "README_zh.md": fence(zh_new)})
+    assert_structure(text)
+    assert "git apply" not in text and f"No patch for the English side: {why}" in text, text
+
+
+def test_twins_with_translated_strings_are_added_and_removed_as_one(comment_of):
+    pages = {"README.md": fence(_AS_EN), "README_zh.md": fence(_AS_ZH)}
+    added = comment_of({}, pages)
+    assert "added in both languages, same code, strings translated" in added, added
+    removed = comment_of(pages, {"README.md": "No code.\n", "README_zh.md": "没有代码。\n"})
+    assert "removed from both" in removed, removed

@@ -140,7 +140,7 @@ sys.addaudithook(hook)
 """
 RUN_ALL = """
 codes = [cli.main(argv) for argv in ARGVS]
-data = store.load(Path(ROOT) / manifest.DEFAULT_MANIFEST)
+data = store.load(Path(ROOT) / manifest.DEFAULT_MANIFEST, root=Path(ROOT))
 for entry in manifest.entries(data):
     classify.syntax_status(entry["body"])
     classify.find_markers(entry["body"])
@@ -596,7 +596,7 @@ def test_killed_update_leaves_old_manifest_and_no_lasting_temp_file(tmp_path, ca
     done = child(KILLED_UPDATE, "update", "--root", str(root))
     assert done.returncode == 17, done.stderr
     assert manifest.read_bytes() == old  # the old manifest, intact and still valid
-    assert store.load(manifest) is not None
+    assert store.load(manifest, root=root) is not None
     leftovers = [p for p in root.iterdir() if p.name.endswith(".tmp")]
     assert len(leftovers) == 1 and leftovers[0].name.startswith(".documentation-snippets.json.")
     # The next runs see the old manifest (stale: the update never happened), then recover.
@@ -613,7 +613,7 @@ def test_write_atomic_keeps_a_live_writers_temp_file(tmp_path):
     target = tmp_path / "m.json"
     live = tmp_path / f".m.json.{os.getppid()}.abcdefgh.tmp"  # our parent: alive
     live.write_text("in flight")
-    write_atomic(target, "{}\n")
+    write_atomic(target, "{}\n", root=tmp_path)
     assert live.exists() and target.read_text() == "{}\n"
 
 

@@ -49,7 +49,7 @@ def check(
     case = Case(
         WorkTree(root),
         config,
-        store.load(manifest),
+        store.load(manifest, root=root),
         changed=tuple(changed) if changed is not None else None,
         scope=Scope.CHANGED,
         references=references,

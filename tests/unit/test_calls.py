@@ -278,6 +278,51 @@ def test_context_managers_and_async_iterators_of_the_right_kind(lib, body, expec
     check_table(lib, API + CLIENTS, body, expected)
 
 
+# A placeholder (`...`, `Ellipsis`, `…` where it tokenizes) stands for arguments the page leaves
+# out: nothing is said about missing ones, nor about too many positional ones it stands for; what
+# the call does write out is judged as before.
+PLACEHOLDERS = [
+    ("... stands for the arguments", "fetch(...)\n", []),
+    ("Ellipsis by name", "fetch(Ellipsis)\n", []),
+    ("… where it tokenizes", "fetch(…)\n", []),
+    ("… on a line of its own", "fetch(\n    …\n)\n", []),
+    ("… in a string is no placeholder", "fetch('…')\n", [(1, "call", "`retries`")]),
+    ("… beside an unexpected keyword", "fetch(…, col=1)\n", [(1, "call", "unexpected keyword argument `col`")]),
+    ("... with a keyword", "fetch(..., retries=1)\n", []),
+    ("... beside an unexpected keyword", "fetch(..., col=2)\n", [(1, "call", "unexpected keyword argument `col`")]),
+    ("a class", "Client(...)\n", []),
+    ("a dataclass", "Point(...)\n", []),
+    ("object's __init__: ... may stand for none", "Plain(...)\n", []),
+    ("a placeholder counts for no positional", "plain(1, ...)\n", []),
+    ("too many written out beside it", "plain(1, 2, ...)\n", [(1, "call", "2 given besides the placeholder")]),
+    ("positional-only by keyword", "posonly(..., a=1)\n", [(1, "call", "positional-only argument `a`")]),
+    ("a position surely filled", "fetch(..., 'u', url='v')\n", [(1, "call", "multiple values for argument `url`")]),
+    ("a position the placeholder may leave open", "fetch(..., 'u', timeout=1, retries=1)\n", []),
+    ("a keyword after the placeholder's positions", "fetch(..., timeout=1, retries=1)\n", []),
+    ("a keyword's value stands for no other", "fetch(url=...)\n", [(1, "call", "keyword-only argument `retries`")]),
+    ("keyword values", "fetch(url=..., retries=...)\n", []),
+    ("await on a plain function", "await plain(...)\n", [(1, "await", "plain function")]),
+    ("the wrong context manager", "with aspan(...):\n    pass\n", [(1, "context", "use `async with`")]),
+    ("a method", CLIENT + "c.open(...)\n", []),
+    ("a decorator call", "@wrapping(..., tgt=1)\ndef g(): ...\n", [(1, "call", "unexpected keyword")]),
+    ("a nested call", "fetch(Point(...), retries=1)\n", []),
+    ("... inside a value is a value", "fetch([...])\n", [(1, "call", "`retries`")]),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), [c[1:] for c in PLACEHOLDERS], ids=[c[0] for c in PLACEHOLDERS])
+def test_placeholders_stand_for_arguments_left_out(lib, body, expected):
+    check_table(lib, API + MORE + CLIENTS + SHAPES, body, expected)
+
+
+def test_a_placeholder_page_still_shares_its_imports(lib):
+    first = snippet("from lib.api import fetch\nfetch(…)\n", "docs/p.md")
+    later = replace(snippet("fetch('u')\n", "docs/p.md"), code_lines=(FIRST + 10, FIRST + 10))
+    assert [(b.line, str(b.kind)) for b in broken_references([first, later], DirectoryFiles(lib))] == [
+        (FIRST + 10, "call")
+    ]
+
+
 SILENCED = [
     ("inline marker", "fetch('u')  # docsnippets: ignore[call]\n", []),
     ("a marker of another kind", "fetch('u')  # docsnippets: ignore[await]\n", [(1, "call", "")]),

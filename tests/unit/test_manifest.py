@@ -86,7 +86,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fileio.os, "replace", boom)
     with pytest.raises(OSError):
-        write_atomic(target, "new\n")
+        write_atomic(target, "new\n", root=tmp_path)
     assert target.read_text() == "old\n"
     assert list(tmp_path.iterdir()) == [target]
 

@@ -73,5 +73,5 @@ def test_unreadable_side_is_a_conflict_and_keeps_current(manifest, tmp_path):
     base.write_text(text, encoding="utf-8")
     other.write_text(text, encoding="utf-8")
     cur.write_text("<<<<<<< not json\n", encoding="utf-8")
-    result = merge_files(base, cur, other)
+    result = merge_files(base, cur, other, root=tmp_path)
     assert not result.clean and "not valid JSON" in result.messages[0] and "docsnippets update" in result.messages[-1]

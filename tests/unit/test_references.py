@@ -207,6 +207,35 @@ def test_reasons_name_what_is_missing(code_tree: Path) -> None:
     assert all(b.snippet.file == "docs/a.md" and b.file == "docs/a.md" for b in broken)
 
 
+# A tutorial that has the reader create a module shows it in a snippet headed by its path
+# (``# pkg/new_tool.py``); the page's imports of that module are not missing code.
+DECLARED = [
+    ("a submodule the page creates", "# pkg/new_tool.py\ndef tool(): ...\n", "from pkg import new_tool\n", []),
+    ("imported by its path", "# pkg/new_tool.py\nx = 1\n", "from pkg.new_tool import x\nimport pkg.new_tool\n", []),
+    ("under src/", "  # src/pkg/new_tool.py\nx = 1\n", "import pkg.new_tool\n", []),
+    ("a package it creates", "# pkg/fresh/mod.py\n", "from pkg.fresh.mod import y\nimport pkg.fresh\n", []),
+    ("another module is still missing", "# pkg/new_tool.py\n", "from pkg import other\n", [(1, "pkg", "other")]),
+    (
+        "a path in the middle is no header",
+        "x = 1\n# pkg/new_tool.py\n",
+        "from pkg import new_tool\n",
+        [(1, "pkg", "new_tool")],
+    ),
+    ("a header naming no module", "# main.py\n", "import pkg.main\n", [(1, "pkg.main", None)]),
+]
+
+
+@pytest.mark.parametrize(("header", "body", "expected"), [c[1:] for c in DECLARED], ids=[c[0] for c in DECLARED])
+def test_a_module_the_page_creates_is_not_missing(code_tree: Path, header: str, body: str, expected: list) -> None:
+    creates = snippet(header, first=FIRST - 5)
+    later = snippet(body)
+    broken = broken_references([creates, later], DirectoryFiles(code_tree))
+    assert [(b.line - FIRST + 1, b.module, b.name) for b in broken] == expected
+    # Only on its own page: the same import elsewhere is missing code.
+    elsewhere = broken_references([creates, snippet(body, file="docs/b.md")], DirectoryFiles(code_tree))
+    assert elsewhere != () or expected != []
+
+
 def test_markdown_list_fence_reported_at_its_file_line(make_tree) -> None:
     doc = "# T\n\n1. Step:\n\n   ```python\n   import asyncio\n\n   from pkg.impl import nope\n   ```\n"
     root = make_tree({"docs/guide.md": doc, "pkg/__init__.py": "", "pkg/impl.py": "X = 1\n"}, "repo")

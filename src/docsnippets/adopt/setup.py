@@ -66,10 +66,10 @@ class InitResult:
     summary: str  # the manifest's counts, or why there are none
 
 
-def _read(path: Path) -> bytes | None:
+def _read(path: Path, root: Path) -> bytes | None:
     """The file's bytes, None when absent; a directory or special file is an error to report."""
     try:
-        return read_regular(path)
+        return read_regular(path, root=root)
     except (NotRegularFile, IsADirectoryError):
         raise SourceError(f"{path}: not a regular file; move it away and run `docsnippets init` again") from None
 
@@ -110,10 +110,10 @@ def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Ste
 
     name = existing or CONFIG_FILENAMES[0]
     config = from_mapping(yaml.safe_load(text), name)
-    if _read(root / name) == text.encode("utf-8"):
+    if _read(root / name, root) == text.encode("utf-8"):
         return config, Step(name, Outcome.UNCHANGED), found
     if not dry_run:
-        write_atomic(root / name, text)
+        write_atomic(root / name, text, root=root)
     return config, Step(name, Outcome.WROTE, "the default pair rules do not fit"), found
 
 
@@ -141,18 +141,18 @@ def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) ->
 
 
 def _file_step(root: Path, rel: str, text: str, *, force: bool, dry_run: bool) -> Step:
-    old = _read(root / rel)
+    old = _read(root / rel, root)
     if old == text.encode("utf-8"):
         return Step(rel, Outcome.UNCHANGED)
     if old is not None and not force:
         return Step(rel, Outcome.KEPT, "differs from the recommended file; --force replaces it")
     if not dry_run:
-        write_atomic(root / rel, text)
+        write_atomic(root / rel, text, root=root)
     return Step(rel, Outcome.WROTE)
 
 
 def _attributes_step(root: Path, *, force: bool, dry_run: bool) -> Step:
-    old = (_read(root / GITATTRIBUTES) or b"").decode("utf-8", "surrogateescape")
+    old = (_read(root / GITATTRIBUTES, root) or b"").decode("utf-8", "surrogateescape")
     ours = [line.split() for line in old.splitlines() if line.split()[:1] == [DEFAULT_MANIFEST]]
     if MERGE_LINE.split() in ours:
         return Step(GITATTRIBUTES, Outcome.UNCHANGED)
@@ -160,7 +160,7 @@ def _attributes_step(root: Path, *, force: bool, dry_run: bool) -> Step:
         return Step(GITATTRIBUTES, Outcome.KEPT, f"names another merge for {DEFAULT_MANIFEST}; --force adds ours")
     if not dry_run:
         text = old + ("\n" if old and not old.endswith("\n") else "") + MERGE_LINE + "\n"
-        write_atomic(root / GITATTRIBUTES, text.encode("utf-8", "surrogateescape"))
+        write_atomic(root / GITATTRIBUTES, text.encode("utf-8", "surrogateescape"), root=root)
     return Step(GITATTRIBUTES, Outcome.APPENDED if old else Outcome.WROTE, MERGE_LINE)
 
 

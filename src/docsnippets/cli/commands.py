@@ -17,7 +17,7 @@ from docsnippets.cli.output import update_summary, warn, warn_pairing, write_rep
 from docsnippets.cli.parser import UsageError, build_parser
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
-from docsnippets.fileio import write_atomic
+from docsnippets.fileio import SymlinkRefused, write_atomic
 from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
@@ -49,7 +49,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     if config.is_markdown(path.name):
         raise UsageError(f"{path}: the manifest would overwrite a Markdown file; pass a .json path to --manifest")
     memo = _memo(args, config, settings)
-    before = store.previous(path)[1]  # to say what the update did to the pairs
+    before = store.previous(path, root=root)[1]  # to say what the update did to the pairs
     source = WorkTree(root)
     result = update(
         source,
@@ -83,7 +83,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
     case = Case(
         WorkTree(root),
         config,
-        store.load(path),
+        store.load(path, root=root),
         changed=tuple(changed) if changed is not None else None,
         scope=Scope.CHANGED,
         strict_lines=args.strict_lines,
@@ -102,7 +102,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
         found,
         verdict,
         manifest=paths.shown(path),
-        comment={"manifest_name": path.name, "template": args.comment_template},
+        comment={"manifest_name": path.name, "template": args.comment_template, "root": root},
     )
     return verdict.exit_code
 
@@ -110,7 +110,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, settings: CacheSettings) ->
 def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     root = paths.root(args)
     path = paths.manifest(args, root)
-    data = store.load(path)
+    data = store.load(path, root=root)
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
     if data["schema"] != mf.SCHEMA:
@@ -125,7 +125,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     if args.output is not None and args.output.resolve() == path.resolve():
         raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")
     if args.output is not None:
-        write_atomic(args.output, text)
+        write_atomic(args.output, text, root=root)
     else:
         out.write(text)
     return EXIT_FRESH
@@ -134,7 +134,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
 def cmd_merge_driver(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> int:
     from docsnippets.git.merge_driver import merge_files
 
-    result = merge_files(args.base, args.current, args.other)
+    result = merge_files(args.base, args.current, args.other, root=Path.cwd())  # where git runs it
     for line in result.messages:
         print(f"docsnippets: {visible(line)}", file=sys.stderr)
     return EXIT_FRESH if result.clean else EXIT_CONFLICT
@@ -168,6 +168,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
         "manifest_path": found.manifest_rel,
         "base_missing": result.base_missing,
         "template": args.comment_template,
+        "root": root,
     }
     extra = None
     if args.format == "json":
@@ -199,7 +200,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
-    except (ConfigError, mf.ManifestError, SourceError, TemplateError) as exc:
+    except (ConfigError, mf.ManifestError, SourceError, TemplateError, SymlinkRefused) as exc:
         print(f"docsnippets: error: {visible(str(exc))}", file=sys.stderr)
     except KeyboardInterrupt:
         print("docsnippets: error: interrupted", file=sys.stderr)

@@ -58,7 +58,7 @@ def run_diff(
     base_manifest = mf.read_from(GitCommit(root, base_sha), rel, f"{rel} at {base_label}")
     source: FileSource
     if head_sha is None:
-        source, head_manifest = WorkTree(root), store.load(manifest)
+        source, head_manifest = WorkTree(root), store.load(manifest, root=root)
     else:
         source = GitCommit(root, head_sha)
         head_manifest = mf.read_from(source, rel, f"{rel} at {head}")

@@ -151,8 +151,8 @@ def merge(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, A
     return Merged(data, ())
 
 
-def _read(path: Path, config: Config) -> dict[str, Any] | None:
-    text = store.read(path)
+def _read(path: Path, config: Config, root: Path) -> dict[str, Any] | None:
+    text = store.read(path, root=root)
     if text is None or not text.strip():
         return None
     return mf.upgrade(mf.parse(text, str(path)), config)
@@ -186,12 +186,17 @@ def _line_merge(base: Path, current: Path, other: Path) -> str | None:
     return done.stdout.decode("utf-8", "replace") if 0 <= done.returncode < 128 and done.stdout else None
 
 
-def merge_files(base: Path, current: Path, other: Path) -> MergeResult:
-    """Merge the three files git hands over; the result replaces ``current`` atomically."""
+def merge_files(base: Path, current: Path, other: Path, *, root: Path) -> MergeResult:
+    """Merge the three files git hands over; the result replaces ``current`` atomically.
+
+    A file that cannot be read at all (a symlink inside ``root``, a directory) is an error, not a
+    conflict: git's line merge would read it through."""
     config = Config()
     fix = f"fix the Markdown, then run `docsnippets update` and `git add` the manifest ({current.name} is git's copy)"
     try:
-        sides = [_read(base, config), _read(current, config), _read(other, config)]
+        sides = [_read(base, config, root), _read(current, config, root), _read(other, config, root)]
+    except store.ManifestAccessError:
+        raise
     except mf.ManifestError as exc:
         merged = Merged(None, (str(exc).split("; run `docsnippets update`")[0],))
     else:
@@ -201,9 +206,9 @@ def merge_files(base: Path, current: Path, other: Path) -> MergeResult:
         else:
             merged = merge(sides[0], ours, theirs)
     if merged.data is not None:
-        write_atomic(current, mf.dumps(merged.data))
+        write_atomic(current, mf.dumps(merged.data), root=root)
         return MergeResult(True, ())
     text = _line_merge(base, current, other)
     if text is not None:
-        write_atomic(current, text)
+        write_atomic(current, text, root=root)
     return MergeResult(False, (*(f"merge conflict: {c}" for c in merged.conflicts), f"to resolve: {fix}"))

@@ -52,7 +52,10 @@ def run(settings: Settings, out: LogStream, client_factory: ClientFactory = defa
 def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
     """The committed manifest against the whole tree; no API, no token."""
     case = Case(
-        checkout.source, checkout.config, store.load(checkout.manifest_path), strict_lines=settings.strict_lines
+        checkout.source,
+        checkout.config,
+        store.load(checkout.manifest_path, root=checkout.root),
+        strict_lines=settings.strict_lines,
     )
     outcome = Outcome(judge(case))
     ctx = render.CommentContext(
@@ -62,6 +65,7 @@ def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
         links=links(settings, settings.sha),
         head_manifest_missing=outcome.judgement.manifest_missing,
         template=template_path(settings),
+        root=checkout.root,
         inventory=outcome.judgement.inventory,
     )
     return finish(settings, outcome, ctx, out)

@@ -87,7 +87,9 @@ def finish(
         out.command(line)
     report_path = _report_path(settings)
     try:
-        write_atomic(report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n")
+        write_atomic(
+            report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n", root=None
+        )
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))

@@ -124,7 +124,7 @@ def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factor
     case = Case(
         checkout.source,
         checkout.config,
-        store.load(checkout.manifest_path),
+        store.load(checkout.manifest_path, root=checkout.root),
         changed=tuple(changed) if changed is not None else None,
         base=base_of(client, settings, pr, problems),
         strict_lines=settings.strict_lines,
@@ -202,6 +202,7 @@ def comment_context(settings: Settings, checkout: Checkout, head_sha: str, outco
         fix_command=fix_command(settings),
         verdict=outcome.verdict(settings.fail_on),
         template=template_path(settings),
+        root=checkout.root,
         inventory=outcome.judgement.inventory,
     )
 

@@ -1,6 +1,8 @@
 """The manifest on disk: read its text and load it, with one error line for a path that cannot be read.
 
 The rest of the manifest package works on text and data; this module is its file-system edge.
+``root`` is the repository the manifest belongs to: inside it no symlink is followed (see
+:mod:`docsnippets.fileio`).
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from docsnippets.fileio import NotRegularFile, read_regular
+from docsnippets.fileio import NotRegularFile, SymlinkRefused, read_regular
 from docsnippets.manifest.build import SCHEMA, decoded, parse
 from docsnippets.manifest.io import ManifestError, fail
 
@@ -17,10 +19,12 @@ class ManifestAccessError(ManifestError):
     """The manifest path cannot be read at all (a directory, a FIFO, no permission)."""
 
 
-def read(path: Path) -> str | None:
+def read(path: Path, *, root: Path | None) -> str | None:
     """The manifest's text, or None when the file does not exist."""
     try:
-        raw = read_regular(path)
+        raw = read_regular(path, root=root)
+    except SymlinkRefused as exc:
+        raise ManifestAccessError(str(exc)) from None
     except IsADirectoryError:
         raise ManifestAccessError(f"{path}: is a directory; pass the manifest file to --manifest") from None
     except NotRegularFile:
@@ -35,13 +39,13 @@ def read(path: Path) -> str | None:
         raise fail(str(path), "not UTF-8 text") from None
 
 
-def load(path: Path) -> dict[str, Any] | None:
+def load(path: Path, *, root: Path | None) -> dict[str, Any] | None:
     """The validated manifest (either schema), or None when the file does not exist."""
-    text = read(path)
+    text = read(path, root=root)
     return None if text is None else parse(text, str(path))
 
 
-def previous(path: Path) -> tuple[str | None, dict[str, Any] | None]:
+def previous(path: Path, *, root: Path | None) -> tuple[str | None, dict[str, Any] | None]:
     """What ``update`` replaces: the text, and the data when it is a valid manifest.
 
     A damaged manifest (a bad merge, a hand edit) is what ``update`` is for, so it gives no
@@ -49,7 +53,7 @@ def previous(path: Path) -> tuple[str | None, dict[str, Any] | None]:
     holds what this version cannot reproduce: overwriting it would lose data, so it is
     refused and the file stays as it is.
     """
-    text = read(path)
+    text = read(path, root=root)
     if text is None:
         return None, None
     try:

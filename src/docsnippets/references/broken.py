@@ -26,6 +26,9 @@ Rules
   ``.extend`` with string literals). Otherwise ``Y`` may be a submodule of package X.
   ``from X import *`` re-exports are followed through the repository's own modules (their
   ``__all__``, else their public names). ``from X import *`` in a snippet only needs X.
+* **Modules the page creates.** A snippet whose first line is a comment naming a ``.py`` path
+  (``# pkg/tools/new_tool.py``) shows a file the page has its reader create: that module
+  (and a package holding it) is not missing for the imports of the page's snippets.
 * **When names are not judged** (so nothing is reported about them): X's source cannot be
   read or does not parse (its existence still counts, but a parse error says nothing
   reliable about which names it binds); X defines a module-level ``__getattr__`` (PEP 562:
@@ -49,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
+from docsnippets.references.created import created_paths, is_created
 from docsnippets.references.findings import BrokenReference, ReferenceKind
 from docsnippets.references.imports import ImportRef, imports_of
 from docsnippets.references.resolve import ModuleIndex
@@ -75,10 +79,13 @@ __all__ = [
 ]
 
 
-def _problems(tree: ModuleIndex, ref: ImportRef) -> list[tuple[str | None, str]]:
+def _problems(tree: ModuleIndex, ref: ImportRef, created: frozenset[str] = frozenset()) -> list[tuple[str | None, str]]:
+    """``created``: the modules the snippet's page has its reader create (see created.py)."""
     if tree.module(ref.module.split(".")[0]) is None:
         return []  # not the repository's, or the tree holds none of its code
     missing = tree.first_missing(ref.module)
+    if missing is not None and is_created(created, missing):
+        return []
     if missing is not None:
         suffix = "" if missing == ref.module else f" (imported as {ref.module})"
         return [(None, f"module {missing} does not exist{suffix}")]
@@ -87,7 +94,7 @@ def _problems(tree: ModuleIndex, ref: ImportRef) -> list[tuple[str | None, str]]
     return [
         (name, f"{ref.module} defines no name {name}")
         for name in dict.fromkeys(ref.names)
-        if name != "*" and not tree.binds(module, name)
+        if name != "*" and not tree.binds(module, name) and not is_created(created, f"{ref.module}.{name}")
     ]
 
 
@@ -112,7 +119,7 @@ def broken_references(
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
         for ref in calls.imports(snippet):
-            for name, reason in _problems(tree, ref):
+            for name, reason in _problems(tree, ref, calls.created(snippet.file)):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
@@ -143,6 +150,7 @@ class _Calls:
             self._by_file.setdefault(s.file, []).append(s)
         self._reaching: dict[str, bool] = {}  # by file, found when first asked
         self._imports: dict[Snippet, tuple[ImportRef, ...]] = {}
+        self._created: dict[str, frozenset[str]] = {}
         self._ns: Namespaces | None = None
         self._context: Pages | None = None
 
@@ -151,6 +159,13 @@ class _Calls:
         if snippet not in self._imports:
             self._imports[snippet] = imports_of(snippet)
         return self._imports[snippet]
+
+    def created(self, page: str) -> frozenset[str]:
+        """The modules the page has its reader create, by their dotted names."""
+        if page not in self._created:
+            paths = created_paths(s.body for s in self._by_file.get(page, ()))
+            self._created[page] = frozenset(m for path in paths for m in path_modules(path))
+        return self._created[page]
 
     def _reaches(self, snippet: Snippet) -> bool:
         return any(self.tree.module(ref.module.split(".")[0]) is not None for ref in self.imports(snippet))

@@ -7,6 +7,11 @@ import of the repository's code, or by ``name = Class(...)`` of a resolved repos
 Everything else (a name the snippet never binds, a loop variable, the result of a function
 call) is unknown, and what is done with it is not judged.
 
+A placeholder argument (``...``, ``Ellipsis``) stands for arguments the page leaves out (see
+:mod:`references.signatures`). ``…`` (U+2026) is not Python, yet pages write it the same way:
+a body that does not parse is parsed once more with every ``…`` token (not one inside a string
+or a comment) read as ``...``, so its calls are judged like those of ``f(...)``.
+
 A finding is reported at the first line of its call, ``with`` item or loop. It is silenced by
 ``# docsnippets: ignore[call]`` (or ``await``, ``context``, several with commas) on any line
 of that node, or when the callee's dotted name matches a pattern of ``ignore_calls``.
@@ -15,8 +20,10 @@ of that node, or when the callee's dotted name matches a pattern of ``ignore_cal
 from __future__ import annotations
 
 import ast
+import io
 import re
 import textwrap
+import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -29,6 +36,7 @@ from docsnippets.references.namespaces import Definition, Instance, ModuleValue,
 from docsnippets.snippets.records import Snippet
 
 _MARKER = re.compile(r"#\s*docsnippets:\s*ignore\[([a-z, ]+)\]")
+_ELLIPSIS_CHARACTER = "\N{HORIZONTAL ELLIPSIS}"
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,31 @@ class CallFinding:
     kind: ReferenceKind
     callee: Definition
     reason: str
+
+
+def _ellipsis_read_as_dots(source: str) -> str | None:
+    """``source`` with each ``…`` token spelled ``...`` (lines kept); None when it has none."""
+    lines = source.split("\n")
+    spots: list[tuple[int, int]] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.string == _ELLIPSIS_CHARACTER:
+                spots.append(tok.start)
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        pass  # the spots found before the tokenizer gave up are still placeholders
+    for row, col in reversed(spots):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + "..." + line[col + 1 :]
+    return "\n".join(lines) if spots else None
+
+
+def _parse(source: str) -> ast.Module | None:
+    """:func:`parse_snippet`, or when that fails, the same with ``…`` read as ``...``."""
+    tree = parse_snippet(source)
+    if tree is None and _ELLIPSIS_CHARACTER in source:
+        dotted = _ellipsis_read_as_dots(source)
+        tree = None if dotted is None else parse_snippet(dotted)
+    return tree
 
 
 def ignored_kinds(source: str) -> dict[int, frozenset[str]]:
@@ -167,7 +200,7 @@ class Pages:
 
     def _scope(self, snippet: Snippet) -> Scope | None:
         if snippet.key not in self._scopes:
-            tree = parse_snippet(textwrap.dedent(snippet.body))
+            tree = _parse(textwrap.dedent(snippet.body))
             self._scopes[snippet.key] = None if tree is None else collect_scope(tree.body)
         return self._scopes[snippet.key]
 
@@ -188,7 +221,7 @@ def call_findings(
     """The findings of one snippet body, in source order; a body that does not parse has none.
     ``earlier``: the top-level bindings of the snippets before it on its page (see :class:`Pages`)."""
     source = textwrap.dedent(body)
-    tree = parse_snippet(source)
+    tree = _parse(source)
     if tree is None:
         return []
     try:

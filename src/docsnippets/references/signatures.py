@@ -5,6 +5,14 @@ snippet's :mod:`ast`; nothing is imported. Binding follows Python's own rules fo
 (positional arguments fill positional parameters in order, keywords fill the rest by name,
 what is left must have a default) and gives up, saying nothing, where the call itself hides
 its arguments (``*args`` or ``**kwargs`` at the call site).
+
+Documentation writes ``Model(...)`` or ``create_app(..., debug=True)`` for "your arguments
+here": a positional placeholder (``...``, ``Ellipsis``; ``…`` is turned into ``...`` before
+parsing, see calls.py) stands for any number of positional arguments, none included. So a
+call with one says nothing about missing arguments, counts only the positional arguments it
+writes out against the parameters, and knows a parameter filled by position only when it is
+filled whatever the placeholder stands for (the first as many as the arguments written out).
+A keyword whose value is a placeholder is a keyword given, nothing more.
 """
 
 from __future__ import annotations
@@ -163,18 +171,36 @@ def _quoted(names: list[str]) -> str:
     return ", ".join(f"`{n}`" for n in names)
 
 
+def is_placeholder(node: ast.expr) -> bool:
+    """``...`` or ``Ellipsis`` as an argument: the page's "arguments here", not a value."""
+    return (isinstance(node, ast.Constant) and node.value is Ellipsis) or (
+        isinstance(node, ast.Name) and node.id == "Ellipsis"
+    )
+
+
 def bind(signature: Signature, call: ast.Call, callee: str) -> str | None:
     """Why ``call``'s arguments do not bind to ``signature`` (of ``callee``, as the reason names
     it); None when they do, or when the call spreads ``*args`` / ``**kwargs`` and so cannot be
-    judged."""
+    judged. Placeholders among the positional arguments: see the module's docstring."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
         return None
     positional = [p for p in signature.params if p.kind is not ParamKind.KEYWORD_ONLY]
-    given = len(call.args)
+    written = [a for a in call.args if not is_placeholder(a)]
+    open_ended = len(written) < len(call.args)
+    given = len(written)
     if given > len(positional) and not signature.varargs:
         most = len(positional)
-        return f"too many positional arguments for {callee}: it takes at most {most}, {given} given"
+        besides = " besides the placeholder" if open_ended else ""
+        return f"too many positional arguments for {callee}: it takes at most {most}, {given} given{besides}"
     filled = {p.name for p in positional[:given]}
+    reason = _keyword_problem(signature, call, callee, filled)
+    if reason is not None or open_ended:
+        return reason  # with a placeholder, what is missing may be what it stands for
+    return _missing(signature, filled, callee)
+
+
+def _keyword_problem(signature: Signature, call: ast.Call, callee: str, filled: set[str]) -> str | None:
+    """A keyword that binds to nothing, or to a parameter already filled; adds the rest to ``filled``."""
     by_name = {p.name: p for p in signature.params}
     for kw in call.keywords:
         assert kw.arg is not None
@@ -188,11 +214,16 @@ def bind(signature: Signature, call: ast.Call, callee: str) -> str | None:
         if kw.arg in filled:
             return f"multiple values for argument `{kw.arg}` of {callee}"
         filled.add(kw.arg)
-    missing = [p.name for p in positional if p.required and p.name not in filled]
+    return None
+
+
+def _missing(signature: Signature, filled: set[str], callee: str) -> str | None:
+    positional = [p.name for p in signature.params if p.kind is not ParamKind.KEYWORD_ONLY and p.required]
+    missing = [n for n in positional if n not in filled]
     if missing:
         return f"missing required argument{'s' if len(missing) > 1 else ''} {_quoted(missing)} of {callee}"
-    keyword_only = [p.name for p in signature.params if p.kind is ParamKind.KEYWORD_ONLY]
-    missing = [n for n in keyword_only if by_name[n].required and n not in filled]
+    keyword_only = [p.name for p in signature.params if p.kind is ParamKind.KEYWORD_ONLY and p.required]
+    missing = [n for n in keyword_only if n not in filled]
     if missing:
         return f"missing required keyword-only argument{'s' if len(missing) > 1 else ''} {_quoted(missing)} of {callee}"
     return None

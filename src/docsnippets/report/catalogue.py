@@ -67,5 +67,5 @@ def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
     """The catalogue of a schema-2 manifest in ``lang`` (a key of words.yaml)."""
-    template, name = templating.load(None, "catalogue.md.j2")
+    template, name = templating.load(None, "catalogue.md.j2", root=None)
     return templating.render(template, name, context(data, lang)).rstrip() + "\n"

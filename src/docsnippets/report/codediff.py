@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import difflib
 import tokenize
+from collections.abc import Iterator
 
+from docsnippets.snippets import literals
 from docsnippets.snippets.classify import dedent, tokens
 
 _LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT})
+_NOT_CODE = _LAYOUT | {tokenize.ENDMARKER}
 _STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 
 Span = tuple[tuple[int, int], tuple[int, int]]
+STRING_MARK = '"…"'  # a string literal a translation may reword, where the languages' lines are compared
 
 
 def _docstring_at(toks: list[tokenize.TokenInfo], i: int, prev: int) -> bool:
@@ -27,25 +31,32 @@ def _docstring_at(toks: list[tokenize.TokenInfo], i: int, prev: int) -> bool:
     return j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT, tokenize.ENDMARKER)
 
 
-def prose_spans(source: str) -> list[Span]:
-    """Where the comments and docstrings are: the prose, which is written in one language."""
-    out: list[Span] = []
-    toks = tokens(source)
+def _marked(toks: list[tokenize.TokenInfo]) -> Iterator[tuple[tokenize.TokenInfo, bool]]:
+    """Each token, with whether it is (the string of) a docstring."""
     prev = tokenize.NEWLINE
     for i, tok in enumerate(toks):
-        if tok.type == tokenize.COMMENT or _docstring_at(toks, i, prev):
-            out.append((tok.start, tok.end))
+        yield tok, _docstring_at(toks, i, prev)
         if tok.type not in _LAYOUT or tok.type in _STATEMENT_START:
             prev = tok.type
-    return out
 
 
-def _cut(lines: list[str], span: Span) -> None:
+def prose_spans(source: str) -> list[Span]:
+    """Where the comments and docstrings are: the prose, which is written in one language."""
+    return [(tok.start, tok.end) for tok, doc in _marked(tokens(source)) if doc or tok.type == tokenize.COMMENT]
+
+
+def string_spans(source: str) -> list[Span]:
+    """Where the string literals are that a translation may reword (rules 1 and 2 of
+    :mod:`docsnippets.snippets.literals`); docstrings are prose already and not among them."""
+    return literals.spans([t for t, doc in _marked(tokens(source)) if not doc and t.type not in _NOT_CODE])
+
+
+def _cut(lines: list[str], span: Span, put: str = "") -> None:
     (r1, c1), (r2, c2) = span
     if r1 == r2:
-        lines[r1 - 1] = lines[r1 - 1][:c1] + lines[r1 - 1][c2:]
+        lines[r1 - 1] = lines[r1 - 1][:c1] + put + lines[r1 - 1][c2:]
         return
-    lines[r1 - 1] = lines[r1 - 1][:c1] + lines[r2 - 1][c2:]
+    lines[r1 - 1] = lines[r1 - 1][:c1] + put + lines[r2 - 1][c2:]
     for r in range(r1, r2):
         lines[r] = ""
 
@@ -56,6 +67,17 @@ def code_lines(body: str) -> list[str]:
     lines = source.split("\n")
     for span in sorted(prose_spans(source), reverse=True):
         _cut(lines, span)
+    return [line.rstrip() for line in lines if line.strip()]
+
+
+def shared_lines(body: str) -> list[str]:
+    """:func:`code_lines` with each string a translation may reword shown as ``"…"``: what the
+    two languages' versions of one example have in common, line by line."""
+    source = dedent(body)
+    lines = source.split("\n")
+    spans = [(span, "") for span in prose_spans(source)] + [(span, STRING_MARK) for span in string_spans(source)]
+    for span, put in sorted(spans, reverse=True):
+        _cut(lines, span, put)
     return [line.rstrip() for line in lines if line.strip()]
 
 

@@ -56,7 +56,7 @@ def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
 
 def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
     """The sticky PR comment, sections shortened (with a count of what was left out) to fit."""
-    template, name = templating.load(ctx.template, DEFAULT_TEMPLATE)
+    template, name = templating.load(ctx.template, DEFAULT_TEMPLATE, root=ctx.root)
     for cap, diffs in SHORTENINGS:
         data = context(freshness, ctx, Shortening(cap, diffs))
         text = templating.render(template, name, data).rstrip() + "\n"

@@ -48,4 +48,5 @@ class CommentContext:
     changes: Report | None = None  # what the PR changes, against the base manifest
     verdict: Verdict | None = None  # the gate's answer every output shares
     template: Path | None = None  # a repository's own comment template, else the packaged one
+    root: Path | None = None  # the repository the template is in: no symlink followed there
     inventory: Inventory | None = None  # the head tree's, to show translations together

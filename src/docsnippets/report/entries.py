@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from docsnippets.constants import Relation
 from docsnippets.judge.compare import Change, Desync, Report, renamed_dirs
-from docsnippets.report.codediff import changed_lines, code_lines
+from docsnippets.report.codediff import changed_lines, code_lines, shared_lines
 from docsnippets.snippets.records import Inventory, Snippet
 
 Key = tuple[str, int]
@@ -60,7 +61,7 @@ class Item:
     after: tuple[Snippet, ...]  # where the snippets are now (for a removal: where they were)
     before: tuple[Snippet | None, ...] = ()
     same: bool = True
-    state: str = ""  # an added snippet's counterpart: identical, same-code, differs, missing
+    state: str = ""  # an added snippet's counterpart: identical, same-code, translated, differs, missing
     other_language: str | None = None
 
     @property
@@ -118,30 +119,42 @@ def changed(report: Report, cp: Counterparts) -> list[Item]:
     return out
 
 
+# An added snippet's counterpart state by their relation; the other relations are "same-code".
+_STATES: dict[str, str] = {
+    Relation.IDENTICAL: "identical",
+    Relation.STRINGS: "translated",
+    Relation.DIVERGED: "differs",
+}
+
+
 def _state(s: Snippet, cp: Counterparts) -> str:
     other = cp.partner.get(s.key)
     if other is not None:
-        return {"identical": "identical", "diverged": "differs"}.get(other[1], "same-code")
+        return _STATES.get(other[1], "same-code")
     return "missing" if cp.counterpart_file.get(s.file) else ""
 
 
 def added(report: Report, cp: Counterparts) -> list[Item]:
+    """Added snippets, twins added together as one entry (``translated``: their strings are)."""
     snippets = [s for _, s in report.added]
     out: list[Item] = []
     for group in _pairwise(snippets, cp):
         ss = tuple(snippets[n] for n in group)
-        same = len({tuple(code_lines(s.body)) for s in ss}) == 1
-        state = "" if len(ss) > 1 else _state(ss[0], cp)
+        state = _state(ss[0], cp)
+        if len(ss) > 1:
+            state = "translated" if state == "translated" else ""
+        same = state == "translated" or len({tuple(code_lines(s.body)) for s in ss}) == 1
         out.append(Item(ss, (), same, state, cp.other_language(ss[0].file)))
     return out
 
 
 def removed(report: Report) -> list[Item]:
-    """Removals with the same code from two files are one entry: that is how a pair goes away."""
+    """Removals with the same code from two files are one entry: that is how a pair goes away
+    (the code as the languages share it: comments, docstrings and translatable strings aside)."""
     out: list[Item] = []
     waiting: dict[tuple[str, ...], int] = {}
     for _, s in report.removed:
-        code = tuple(code_lines(s.body))
+        code = tuple(shared_lines(s.body))
         n = waiting.pop(code, None)
         if n is not None and out[n].after[0].file != s.file:
             out[n] = Item((*out[n].after, s))

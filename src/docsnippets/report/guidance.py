@@ -80,7 +80,10 @@ def fixes(
         shown = steps if cap is None else steps[: max(cap, 1)]
         if len(shown) < len(steps):
             shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
-        note = "The code is compared with comments and docstrings left out: a translated comment is never the cause."
+        note = (
+            "The code is compared with comments, docstrings and translated string literals left out: "
+            "a translation is never the cause."
+        )
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
     lost = union(freshness.lost, changes.lost if changes is not None else ())
     if lost:

@@ -33,6 +33,7 @@ from docsnippets.snippets.records import Snippet
 STATES = {
     "identical": "counterpart identical",
     "same-code": "counterpart has the same code",
+    "translated": "counterpart has the same code, its strings translated",
     "differs": "counterpart differs (see *Desynchronized*)",
 }
 
@@ -99,6 +100,7 @@ def added(item: en.Item, links: Links | None, with_code: bool) -> str:
     line = f"- {_where(item, links)} · {code_span(s.status)}"
     if item.twins:
         line += " · added in both languages" + (", same code" if item.same else ", different code")
+        line += ", strings translated" if item.state == "translated" else ""
     elif item.state == "missing":
         line += f" · no {item.other_language or 'translated'} counterpart yet"
     elif item.state:

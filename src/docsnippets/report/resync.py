@@ -7,8 +7,12 @@ side's. The patch is cut from the snippet's own lines, which are the file's line
 
 A patch carries code only. Comments and docstrings are prose in one language: the lines it
 brings over lose their comments, the lines it replaces keep the untouched side's own, and a
-result holding any prose the untouched side did not already have is not offered. When the
-change cannot be carried that way, the reason is said instead of a patch.
+result holding any prose the untouched side did not already have is not offered. String
+literals a translation may reword (:mod:`docsnippets.snippets.literals`) are prose too: lines
+are matched with them set aside, a line brought over takes the untouched side's own wording
+of each string the change kept (found on the lines the two sides share), and a change that
+adds or rewords such a string gets no patch. When the change cannot be carried that way, the
+reason is said instead of a patch.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ import tokenize
 from collections import Counter
 from dataclasses import dataclass
 
-from docsnippets.report.codediff import code_lines, hunks, prose_spans
+from docsnippets.report.codediff import STRING_MARK, code_lines, hunks, prose_spans, string_spans
 from docsnippets.report.markup import visible_block
 from docsnippets.snippets.classify import dedent, tokens
+from docsnippets.snippets.literals import translated_only
 from docsnippets.snippets.records import Snippet
 
 Lines = list[str]
@@ -43,11 +48,18 @@ class _NoPatch(Exception):
 
 @dataclass(frozen=True)
 class _Prose:
-    """Where a body's prose is, by line index: comment columns, docstring lines, and the texts."""
+    """Where a body's prose is, by line index: comment columns, docstring lines, and the texts;
+    the column spans of the strings a translation may reword, and the lines of those that span lines."""
 
     comments: dict[int, int]
     docstrings: frozenset[int]
     texts: Counter[str]
+    strings: dict[int, tuple[tuple[int, int], ...]]
+    long_strings: frozenset[int]
+
+    def strings_of(self, lines: Lines, i: int) -> list[str]:
+        """The translatable strings on line ``i``, as written."""
+        return [lines[i][c1:c2] for c1, c2 in self.strings.get(i, ())]
 
 
 def _prose(body: str) -> _Prose:
@@ -62,33 +74,72 @@ def _prose(body: str) -> _Prose:
     comments: dict[int, int] = {}
     docstrings: set[int] = set()
     texts: Counter[str] = Counter()
+
+    def shift(row: int) -> int:
+        return len(body_lines[row - 1]) - len(source_lines[row - 1])
+
     for (r1, c1), (r2, c2) in prose_spans(source):
         if r1 == r2 and source_lines[r1 - 1][c1 : c1 + 1] == "#":
-            shift = len(body_lines[r1 - 1]) - len(source_lines[r1 - 1])
-            comments[r1 - 1] = c1 + shift
+            comments[r1 - 1] = c1 + shift(r1)
             texts[source_lines[r1 - 1][c1:c2]] += 1
         else:
             docstrings.update(range(r1 - 1, r2))
             rows = source_lines[r1 - 1 : r2]
             texts["\n".join([*rows[:-1], rows[-1][:c2]])[c1:]] += 1
-    return _Prose(comments, frozenset(docstrings), texts)
+    strings: dict[int, list[tuple[int, int]]] = {}
+    long_strings: set[int] = set()
+    for (r1, c1), (r2, c2) in string_spans(source):
+        if r1 == r2:
+            strings.setdefault(r1 - 1, []).append((c1 + shift(r1), c2 + shift(r1)))
+        else:
+            long_strings.update(range(r1 - 1, r2))
+    spans = {i: tuple(found) for i, found in strings.items()}
+    return _Prose(comments, frozenset(docstrings), texts, spans, frozenset(long_strings))
 
 
 def _ending(line: str) -> str:
     return line[len(line.rstrip("\r\n")) :]
 
 
-def _code_of(lines: Lines, j1: int, j2: int, prose: _Prose) -> Lines:
-    """Lines j1..j2 of the changed side as they go over: comments cut, comment-only lines left out."""
+class _Wording:
+    """The untouched side's own wording of the translatable strings the changed side had, read
+    from the lines the two share; a string it words two ways has no one wording."""
+
+    def __init__(self, a: Lines, prose_a: _Prose, y: Lines, prose_y: _Prose, pos: dict[int, int]) -> None:
+        self.own: dict[str, str | None] = {}
+        for i, k in pos.items():
+            for text, theirs in zip(prose_a.strings_of(a, i), prose_y.strings_of(y, k), strict=False):
+                self.own[text] = theirs if self.own.get(text, theirs) == theirs else None
+        self.present = {t for k in prose_y.strings for t in prose_y.strings_of(y, k)}
+
+    def __call__(self, text: str) -> str:
+        if text in self.own:
+            theirs = self.own[text]
+            if theirs is None:
+                raise _NoPatch("a string it brings over is worded two ways on the untouched side")
+            return theirs
+        if text in self.present:  # the very text the untouched side has: not one language's
+            return text
+        raise _NoPatch("the change adds or rewords text in a string, which each language writes in its own words")
+
+
+def _code_of(lines: Lines, j1: int, j2: int, prose: _Prose, wording: _Wording) -> Lines:
+    """Lines j1..j2 of the changed side as they go over: comments cut, comment-only lines left
+    out, each translatable string in the untouched side's wording."""
     out: Lines = []
     for j in range(j1, j2):
         if j in prose.docstrings:
             raise _NoPatch("the change edits a docstring, which each language writes in its own words")
-        col = prose.comments.get(j)
-        if col is None:
-            out.append(lines[j])
-        elif code := lines[j][:col].rstrip():
-            out.append(code + _ending(lines[j]))
+        if j in prose.long_strings:
+            raise _NoPatch("the change edits a string of several lines, which each language writes in its own words")
+        line, col = lines[j], prose.comments.get(j)
+        if col is not None:
+            if not (code := line[:col].rstrip()):
+                continue
+            line = code + _ending(line)
+        for c1, c2 in reversed(prose.strings.get(j, ())):
+            line = line[:c1] + wording(line[c1:c2]) + line[c2:]
+        out.append(line)
     return out
 
 
@@ -127,11 +178,15 @@ def _where(pos: dict[int, int], i1: int, i2: int) -> tuple[int, int] | None:
 
 
 def _keys(lines: Lines, prose: _Prose) -> Lines:
-    """Each line as the two languages share it: its code, a comment-only line as a bare ``#``."""
+    """Each line as the two languages share it: its code with each translatable string as
+    ``"…"``, a comment-only line as a bare ``#``."""
     out: Lines = []
     for i, line in enumerate(lines):
         col = prose.comments.get(i)
-        out.append(line.rstrip("\r\n") if col is None else (line[:col].rstrip() or "#"))
+        key = line.rstrip("\r\n") if col is None else (line[:col].rstrip() or "#")
+        for c1, c2 in reversed(prose.strings.get(i, ())):
+            key = key[:c1] + STRING_MARK + key[c2:]
+        out.append(key)
     return out
 
 
@@ -144,12 +199,15 @@ def applied(before: str, after: str, other: str) -> str:
     by their code, so a line whose comment each language words its own way still matches."""
     a, b, y = before.splitlines(keepends=True), after.splitlines(keepends=True), other.splitlines(keepends=True)
     prose_a, prose_b, prose_y = _prose(before), _prose(after), _prose(other)
-    a_keys = _keys(a, prose_a)
+    a_keys, b_keys = _keys(a, prose_a), _keys(b, prose_b)
     pos = _positions(a_keys, _keys(y, prose_y))
+    wording = _Wording(a, prose_a, y, prose_y, pos)
     out = list(y)
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     for _, i1, i2, j1, j2 in reversed(ops):
-        new = _code_of(b, j1, j2, prose_b)
+        if a_keys[i1:i2] == b_keys[j1:j2]:
+            continue  # a change of comments or translatable strings only: the untouched side keeps its own
+        new = _code_of(b, j1, j2, prose_b, wording)
         if not new and _prose_only(a_keys[i1:i2]):
             continue  # a change of prose or blank lines only: the untouched side keeps its own
         where = _where(pos, i1, i2)
@@ -168,11 +226,17 @@ def _checked(before: Snippet, after: Snippet, other: Snippet) -> str | None:
     fixed = applied(before.body, after.body, other.body)
     if fixed == other.body:
         return None
-    if code_lines(fixed) != code_lines(after.body):
+    if code_lines(fixed) != code_lines(after.body) and not translated_only(after.body, fixed):
         raise _NoPatch("the change does not carry over line for line")
-    if _prose(fixed).texts - _prose(other.body).texts:
+    mine, theirs = _prose(fixed), _prose(other.body)
+    if mine.texts - theirs.texts or _strings(fixed, mine) - _strings(other.body, theirs):
         raise _NoPatch("it would bring over text of the other language")
     return fixed
+
+
+def _strings(body: str, prose: _Prose) -> set[str]:
+    lines = body.splitlines(keepends=True)
+    return {t for i in prose.strings for t in prose.strings_of(lines, i)}
 
 
 def patch(before: Snippet, after: Snippet, other: Snippet) -> Offer:

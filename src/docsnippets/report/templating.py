@@ -6,15 +6,19 @@ Markdown, not HTML: safety comes from the values, which the callers escape befor
 sees them (see ``comment.py``), and from the filters below, which are the escaping helpers of
 ``markup.py``. Undefined names are errors, so a misspelt variable fails the run instead of
 printing nothing. jinja2 is imported here only, and only when something is rendered: a
-terminal ``check`` never pays for it.
+terminal ``check`` never pays for it. A template inside the repository is read with the root's
+rule of :mod:`docsnippets.fileio`: a symlink there is refused, never rendered through (it could
+point at ``/proc/self/environ`` and post the runner's token in the comment).
 """
 
 from __future__ import annotations
 
+import errno
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docsnippets.fileio import SymlinkRefused, read_regular
 from docsnippets.report import markup
 
 if TYPE_CHECKING:
@@ -65,16 +69,20 @@ def words() -> dict[str, Any]:
     return data
 
 
-def load(path: Path | None, default: str) -> tuple[Template, str]:
-    """The user's template at ``path``, else the packaged ``default``; with its name for errors."""
+def load(path: Path | None, default: str, *, root: Path | None) -> tuple[Template, str]:
+    """The user's template at ``path`` (in the repository ``root``), else the packaged ``default``;
+    with its name for errors."""
     from jinja2 import TemplateError as JinjaError
 
     env = environment()
     if path is None:
         return env.get_template(default), default
     try:
-        with open(path, "rb") as f:
-            raw = f.read(TEMPLATE_LIMIT + 1)
+        raw = read_regular(path, root=root, limit=TEMPLATE_LIMIT)
+        if raw is None:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(path))
+    except SymlinkRefused as exc:
+        raise TemplateError(str(exc)) from None
     except OSError as exc:
         raise TemplateError(
             f"{path}: cannot read the template ({exc.strerror or exc}); check comment-template"

@@ -42,6 +42,7 @@ def _was(c: Change) -> str:
 _STATES = {
     "identical": "counterpart identical",
     "same-code": "counterpart has the same code",
+    "translated": "counterpart has the same code, its strings translated",
     "differs": "counterpart differs",
 }
 
@@ -53,7 +54,8 @@ def _twin(item: en.Item, how: str) -> str:
 
 def _added_note(item: en.Item) -> str:
     if item.twins:
-        return _twin(item, "same code" if item.same else "different code")
+        how = "same code" if item.same else "different code"
+        return _twin(item, how + (", strings translated" if item.state == "translated" else ""))
     if item.state == "missing":
         return f"  (no {item.other_language or 'translated'} counterpart yet)"
     return f"  ({_STATES[item.state]})" if item.state else ""
@@ -158,7 +160,10 @@ def report_text(
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
     if report.desynchronized:
-        lines.append("fix: give each out-of-sync pair the same code (comments may differ); translate a missing example")
+        lines.append(
+            "fix: give each out-of-sync pair the same code (comments and translated strings may differ); "
+            "translate a missing example"
+        )
     lines += [f"fix: {visible(x.fix())}" for x in lost]
     if report.broken_references:
         from docsnippets.references.findings import fixes_for

@@ -61,6 +61,10 @@ def relation(en: Snippet, zh: Snippet) -> Relation:
         return Relation.INDENTATION
     if code_digest(en) == code_digest(zh):
         return Relation.COMMENTS
+    from docsnippets.snippets import literals  # only twins whose code differs need the string rule
+
+    if literals.translated_only(en.body, zh.body):
+        return Relation.STRINGS
     return Relation.DIVERGED
 
 
@@ -251,12 +255,12 @@ def _settled(
 
 
 def _plausible(en: Snippet, zh: Snippet, rel: str) -> bool:
-    """The checks of :func:`relation` that cost no tokenizing (``comments`` vs ``diverged`` is taken on trust)."""
+    """The checks of :func:`relation` that cost no tokenizing (the code-level relations are taken on trust)."""
     if en.body == zh.body:
         return rel == Relation.IDENTICAL
     if classify.dedent(en.body) == classify.dedent(zh.body):
         return rel == Relation.INDENTATION
-    return rel in (Relation.COMMENTS, Relation.DIVERGED)
+    return rel in (Relation.COMMENTS, Relation.STRINGS, Relation.DIVERGED)
 
 
 def pairing_hint(inventory: Inventory, config: Config, exists: Callable[[str], bool]) -> str | None:
