@@ -129,30 +129,8 @@ def test_every_option_has_help(command):
             assert action.help, (command, action.option_strings or action.dest)
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["update", "--root", "r", "--commit", "ABCDEF1", "--repository", "o/n", "a.md"],
-        ["check", "--changed", "a.md", "b.md", "--fail-on", "desync", "--format", "json", "--no-cache"],
-        ["diff", "main", "HEAD", "--strict-lines"],
-        ["render", "--lang", "en", "--output", "out.md"],
-        ["merge-driver", "o.json", "a.json", "b.json"],
-        ["init", "--dry-run", "--force"],
-    ],
-)
-def test_the_parser_of_one_subcommand_reads_its_arguments_as_the_whole_parser_does(argv):
-    import argparse
-
-    from docsnippets.cli import build_parser
-    from docsnippets.cli.commands import UsageError
-
-    assert build_parser(argv[0]).parse_args(argv) == build_parser().parse_args(argv)
-    with pytest.raises((argparse.ArgumentError, UsageError)):  # what is not built cannot be run
-        build_parser(argv[0]).parse_args(["update" if argv[0] != "update" else "check"])
-
-
-# The console script's entry, as `docsnippets` runs it: it leaves without the interpreter's
-# teardown, so what it printed must be out before it goes, and a failed flush must show.
+# The console script's entry, as `docsnippets` runs it: what it printed must be out before it
+# goes, and a failed flush must show.
 RUN = "from docsnippets.cli import run; run()"
 
 

@@ -196,7 +196,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
     try:
         settings = CacheSettings.from_environ(os.environ if environ is None else environ)
         argv = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+        args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args, out, settings)
     except UsageError as exc:
         print(f"docsnippets: error: {exc}", file=sys.stderr)
@@ -221,14 +221,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
 
 
 def run() -> NoReturn:
-    """The console script: :func:`main`, then out of the process without the interpreter's teardown.
+    """The console script: :func:`main`, its output flushed, then exit with its code.
 
-    By then every file the command wrote is closed (writes are atomic renames) and nothing is
-    left to do but free objects, which the operating system reclaims anyway: a few milliseconds
-    of every hook and every gate run, for nothing. The output is flushed first; a flush that
-    fails (a closed pipe, a full disk) turns a success into an error exit, and a full disk is
-    named on standard error. A stream closed before the start is a sink, not a crash: the exit
-    code still carries the verdict.
+    A flush that fails (a closed pipe, a full disk) turns a success into an error exit, and a
+    full disk is named on standard error; what could not be written then goes to the null
+    device, so the interpreter's own last flush has nothing left to complain about. A stream
+    closed before the start is a sink, not a crash: the exit code still carries the verdict.
     """
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with that descriptor closed: what goes there is dropped
@@ -243,4 +241,13 @@ def run() -> NoReturn:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                 with contextlib.suppress(OSError):
                     os.write(2, f"docsnippets: error: the output could not be written ({reason})\n".encode())
-    os._exit(code)
+            _sink(stream)
+    sys.exit(code)
+
+
+def _sink(stream: TextIO) -> None:
+    """Point the stream's descriptor at the null device: its unwritten buffer goes nowhere."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)

@@ -67,31 +67,11 @@ def _fail_on(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{value!r} {exc}") from None
 
 
-class _Unbuilt:
-    """Stands in for the parser of a subcommand that is not the one being run: every call on it
-    does nothing. Building a subcommand's parser costs a few milliseconds of every start (argparse
-    looks up translations for each), and a run needs only its own."""
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kwargs: self
-
-
-class _Subcommands(argparse._SubParsersAction):  # type: ignore[type-arg]
-    only: str | None = None  # the subcommand to build, None for all (help, errors)
-
-    def add_parser(self, name: str, **kwargs: Any) -> Any:
-        if self.only is not None and name != self.only:
-            return _Unbuilt()
-        return super().add_parser(name, **kwargs)
-
-
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every subcommand, or with ``command`` of that one only (enough to run it)."""
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every subcommand."""
     parser = _Parser(prog="docsnippets", description="Keep documentation-snippets.json true to the docs.")
     parser.add_argument("--version", action="version", version=f"docsnippets {__version__}")
-    parser.register("action", "parsers", _Subcommands)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    sub.only = command
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--root", type=Path, help=paths.ROOT_HELP)
