@@ -42,6 +42,62 @@ class ConfigError(ValueError):
     """A configuration problem, phrased as one line naming the file and the fix."""
 
 
+def _check_template(template: str, where: str) -> list[str]:
+    """The slots of a page template; a template without one, or with stray braces, is refused."""
+    slots = _PLACEHOLDER.findall(template)
+    leftover = _PLACEHOLDER.sub("", template)
+    if not slots or "{" in leftover or "}" in leftover:
+        raise ConfigError(
+            f"{where}: pair rule template {template!r} needs {{path}}, or {{dir}} and {{name}}, and no other braces"
+        )
+    if len(set(slots)) != len(slots):
+        raise ConfigError(f"{where}: pair rule template {template!r} uses a slot twice; use each slot once")
+    return sorted(slots)
+
+
+def _fill(template: str, slots: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: slots[m.group(1)], template)
+
+
+@dataclass(frozen=True)
+class PageRule:
+    """One layout of translated pages: a path template per language, all with the same slots.
+
+    ``templates`` holds (language code, template) with the source language first. A page that
+    fits a translation's template has one counterpart, its source page; a page that fits the
+    source template has one per translation. Translations are tried before the source, so a
+    name like ``{dir}{name}_zh.md`` is read as the translation it spells, not as a source page.
+    """
+
+    templates: tuple[tuple[str, str], ...]
+
+    @property
+    def source(self) -> str:
+        return self.templates[0][0]
+
+    def counterparts(self, path: str) -> list[tuple[str, str, str]]:
+        """(language of ``path``, language of the counterpart, counterpart path) for this rule."""
+        (source, source_template), *translations = self.templates
+        for language, template in translations:
+            match = _template_regex(template).fullmatch(path)
+            if match:
+                other = _fill(source_template, match.groupdict())
+                if other != path:
+                    return [(language, source, other)]
+        match = _template_regex(source_template).fullmatch(path)
+        if not match:
+            return []
+        slots = match.groupdict()
+        out = [(source, language, _fill(template, slots)) for language, template in translations]
+        return [found for found in out if found[2] != path]
+
+    def validate(self, where: str) -> None:
+        shapes = {tuple(_check_template(template, where)) for _, template in self.templates}
+        if len(shapes) != 1:
+            shown = " -> ".join(repr(t) for _, t in self.templates)
+            raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
+
+
 @dataclass(frozen=True)
 class PairRule:
     """``en`` and ``zh`` are path templates with ``{path}``, ``{dir}`` and ``{name}`` slots."""
@@ -49,29 +105,78 @@ class PairRule:
     en: str
     zh: str
 
+    @property
+    def pages(self) -> PageRule:
+        return PageRule((("en", self.en), ("zh", self.zh)))
+
     def counterpart(self, path: str) -> tuple[str, str] | None:
         """(side of ``path``, the other side's path) when ``path`` fits this rule."""
-        for side, this, other in (("zh", self.zh, self.en), ("en", self.en, self.zh)):
-            match = _template_regex(this).fullmatch(path)
-            if match:
-                slots = match.groupdict()
-                other_path = _PLACEHOLDER.sub(lambda m, slots=slots: slots[m.group(1)], other)
-                if other_path != path:
-                    return side, other_path
-        return None
+        found = self.pages.counterparts(path)
+        return (found[0][0], found[0][2]) if found else None
 
     def validate(self, where: str) -> None:
         for side in (self.en, self.zh):
-            slots = _PLACEHOLDER.findall(side)
-            leftover = _PLACEHOLDER.sub("", side)
-            if not slots or "{" in leftover or "}" in leftover:
-                raise ConfigError(
-                    f"{where}: pair rule template {side!r} needs {{path}}, or {{dir}} and {{name}}, and no other braces"
-                )
-            if len(set(slots)) != len(slots):
-                raise ConfigError(f"{where}: pair rule template {side!r} uses a slot twice; use each slot once")
+            _check_template(side, where)
         if sorted(_PLACEHOLDER.findall(self.en)) != sorted(_PLACEHOLDER.findall(self.zh)):
             raise ConfigError(f"{where}: pair rule {self.en!r} -> {self.zh!r} must use the same slots")
+
+
+@dataclass(frozen=True)
+class Translations:
+    """The ``translations`` setting: the languages, where each one's pages live, which is the source.
+
+    Language codes are kept as the project spells them (``zh-hant``, ``pt-BR``, ``zh_CN``): they
+    are compared as written, so a code is whatever the paths use.
+    """
+
+    source: str
+    rules: tuple[PageRule, ...]
+    names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The source first, then every translation in the order the rules name them."""
+        out = [self.source]
+        for rule in self.rules:
+            out += [code for code, _ in rule.templates if code not in out]
+        return tuple(out)
+
+    def selection(self) -> dict[str, Any]:
+        return {"source": self.source, "pages": [dict(rule.templates) for rule in self.rules]}
+
+    def name(self, code: str) -> str:
+        """The display name of ``code``: the configured one, a known one, else the code itself."""
+        return dict(self.names).get(code) or KNOWN_NAMES.get(code.lower().replace("_", "-"), code)
+
+
+# English names of the codes projects commonly use; ``translations.names`` overrides them.
+KNOWN_NAMES = {
+    "en": "English",
+    "zh": "Chinese",
+    "zh-cn": "Simplified Chinese",
+    "zh-hans": "Simplified Chinese",
+    "zh-hant": "Traditional Chinese",
+    "zh-tw": "Traditional Chinese",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "pt": "Portuguese",
+    "pt-br": "Brazilian Portuguese",
+    "ru": "Russian",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "pl": "Polish",
+    "nl": "Dutch",
+    "vi": "Vietnamese",
+    "id": "Indonesian",
+    "fa": "Persian",
+    "ar": "Arabic",
+    "he": "Hebrew",
+    "hi": "Hindi",
+}
 
 
 @dataclass(frozen=True)
@@ -89,17 +194,35 @@ class Config:
     packages: tuple[str, ...] = ()  # top-level packages of the repository besides those found
     references: bool = True  # check the imports of snippets against the tree's code
     ignore_calls: tuple[str, ...] = ()  # fnmatch patterns of callees (module.Qual.name) not judged
+    # Any number of languages; when set it replaces pair_rules (see Translations).
+    translations: Translations | None = None
     source: Path | None = field(default=None, compare=False)
 
     def selection(self) -> dict[str, Any]:
         """The settings that decide what is selected; recorded in the manifest."""
+        pages: dict[str, Any] = (
+            {"pair_rules": [{"en": r.en, "zh": r.zh} for r in self.pair_rules]}
+            if self.translations is None
+            else {"translations": self.translations.selection()}
+        )
         return {
             "languages": list(self.languages),
             "modules": list(self.modules),
             "extensions": list(self.extensions),
-            "pair_rules": [{"en": r.en, "zh": r.zh} for r in self.pair_rules],
+            **pages,
             "exclude": list(self.exclude),
         }
+
+    @property
+    def page_rules(self) -> tuple[PageRule, ...]:
+        """Every layout of pages, in the order tried: the translations' or the pair rules'."""
+        if self.translations is not None:
+            return self.translations.rules
+        return tuple(rule.pages for rule in self.pair_rules)
+
+    @property
+    def source_language(self) -> str:
+        return self.translations.source if self.translations is not None else "en"
 
     def is_markdown(self, path: str) -> bool:
         return path.lower().endswith(self.extensions)
@@ -111,10 +234,15 @@ class Config:
         """Whether ``path`` is a page this selection reads: a Markdown name, not excluded."""
         return self.is_markdown(path) and not self.is_excluded(path)
 
-    def counterparts(self, path: str) -> list[tuple[str, str]]:
-        """Every rule that fits, in rule order: (side of ``path``, counterpart path)."""
-        found = (rule.counterpart(path) for rule in self.pair_rules)
-        return [f for f in found if f is not None]
+    def counterparts(self, path: str) -> list[tuple[str, str, str]]:
+        """Every counterpart the rules give, in rule order: (language of ``path``, the
+        counterpart's language, counterpart path). A source page has one per translation."""
+        return [found for rule in self.page_rules for found in rule.counterparts(path)]
+
+    def language_of(self, path: str) -> str | None:
+        """The language the first fitting rule gives ``path``, None when no rule fits it."""
+        found = self.counterparts(path)
+        return found[0][0] if found else None
 
 
 _KEYS = {f.name for f in fields(Config)} - {"source"}
@@ -158,6 +286,42 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
     return rules
 
 
+_CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def _code(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not _CODE.fullmatch(value):
+        raise ConfigError(
+            f"{where}: language code {value!r} must look like en, zh-hant, pt-BR or zh_CN (letters, digits, - or _)"
+        )
+    return value
+
+
+def _translations(value: Any, key: str, where: str) -> Translations:
+    usage = "{source: en, pages: {en: 'docs/en/{path}', de: 'docs/de/{path}'}, names: {de: German}}"
+    if not isinstance(value, dict) or not set(value) <= {"source", "pages", "names"} or "pages" not in value:
+        raise ConfigError(f"{where}: 'translations' must be a mapping such as {usage}")
+    source = _code(value.get("source", "en"), where)
+    layouts = value["pages"] if isinstance(value["pages"], list) else [value["pages"]]
+    rules: list[PageRule] = []
+    for layout in layouts:
+        if not isinstance(layout, dict) or not all(isinstance(t, str) for t in layout.values()):
+            raise ConfigError(f"{where}: each 'translations.pages' entry must map language codes to path templates")
+        codes = [_code(code, where) for code in layout]
+        if source not in codes or len(codes) < 2:
+            raise ConfigError(
+                f"{where}: 'translations.pages' {', '.join(codes) or 'entry'} must hold the source language "
+                f"{source!r} and at least one translation"
+            )
+        rule = PageRule(((source, layout[source]), *((c, layout[c]) for c in codes if c != source)))
+        rule.validate(where)
+        rules.append(rule)
+    names = value.get("names", {})
+    if not isinstance(names, dict) or not all(isinstance(n, str) and n for n in names.values()):
+        raise ConfigError(f"{where}: 'translations.names' must map language codes to display names")
+    return Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
+
+
 def _positive_int(value: Any, key: str, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         raise ConfigError(f"{where}: '{key}' must be a positive integer")
@@ -199,6 +363,7 @@ _PARSERS: dict[str, Callable[[Any, str, str], Any]] = {
     "extensions": _extensions,
     "exclude": _exclude,
     "pair_rules": _pair_rules,
+    "translations": _translations,
     "max_file_bytes": _positive_int,
     "repository": _url_part(re.compile(r"[\w.-]+/[\w.-]+"), "look like owner/name"),
     "server_url": _url_part(_SERVER_URL, "be an http(s) URL such as https://github.example.com"),
@@ -216,4 +381,6 @@ def from_mapping(data: Any, where: str) -> Config:
     unknown = sorted(str(k) for k in data if k not in _KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown setting {', '.join(unknown)}; known: {', '.join(sorted(_KEYS))}")
+    if "translations" in data and "pair_rules" in data:
+        raise ConfigError(f"{where}: set 'translations' or 'pair_rules', not both; 'translations' holds every layout")
     return Config(**{key: parse(data[key], key, where) for key, parse in _PARSERS.items() if key in data})

@@ -86,7 +86,7 @@ def with_counterparts(changed: Iterable[str], config: Config) -> set[str]:
     for path in changed:
         if config.selects(path):
             out.add(path)
-            out.update(other for _, other in config.counterparts(path))
+            out.update(other for *_, other in config.counterparts(path))
     return out
 
 
@@ -97,7 +97,7 @@ def touched_files(source: FileSource, changed: Iterable[str], config: Config, kn
         if not config.selects(path):
             continue
         out.add(path)
-        for _, other in config.counterparts(path):
+        for *_, other in config.counterparts(path):
             if other in known or source.kind(other) is not None:
                 out.add(other)
     return sorted(out)
@@ -131,7 +131,7 @@ def overlay(
     files.update(f for f in fresh.present if f in reread)
     # Counterparts of untouched pages may themselves be untouched pages without snippets.
     for f in list(files):
-        for _, other in config.counterparts(f):
+        for *_, other in config.counterparts(f):
             if other not in reread and other not in files and config.selects(other) and source.kind(other) is not None:
                 files.add(other)
     snippets = [*kept, *(s for s in fresh.snippets if s.file in reread)]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import TypeVar
 
-from docsnippets.config import Config, PairRule
+from docsnippets.config import Config, PageRule
 from docsnippets.constants import Relation
 from docsnippets.snippets import classify
 from docsnippets.snippets.records import Inventory, Notice, Pair, Snippet
@@ -27,22 +27,40 @@ MAX_RATIO_CELLS = 40_000
 MAX_PAIR_CELLS = 500_000
 
 
-def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
-    """file -> (English file, Chinese file) for every file whose counterpart exists.
+# (source page, translation page, the translation's language code)
+PagePair = tuple[str, str, str]
 
-    Rules are tried in order and the first whose counterpart is present wins; a file is
-    in at most one pair, and the English side decides when two rules disagree.
+
+def page_pairs(files: Collection[str], config: Config) -> list[PagePair]:
+    """Every (source page, translation page, language) whose two pages are in ``files``.
+
+    Pages are taken in path order and rules in order, and the first rule whose counterpart
+    is present wins: a translation page has one source page, a source page one translation
+    per language, and no page is both. With two languages every page is in at most one pair.
     """
-    out: dict[str, tuple[str, str]] = {}
+    source = config.source_language
+    source_of: dict[str, str] = {}  # translation page -> its source page
+    taken: dict[str, set[str]] = {}  # source page -> the languages it is paired in
+    out: list[PagePair] = []
     for path in sorted(files):
-        if path in out:
-            continue
-        for side, other in config.counterparts(path):
-            if other in files and other not in out:
-                pair = (path, other) if side == "en" else (other, path)
-                out[pair[0]] = pair
-                out[pair[1]] = pair
-                break
+        for side, other_side, other in config.counterparts(path):
+            if other not in files:
+                continue
+            src, tr, language = (path, other, other_side) if side == source else (other, path, side)
+            if tr in source_of or tr in taken or src in source_of or language in taken.get(src, ()):
+                continue
+            source_of[tr] = src
+            taken.setdefault(src, set()).add(language)
+            out.append((src, tr, language))
+    return out
+
+
+def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
+    """file -> (source file, translation file) of the first pair it is in (see :func:`page_pairs`)."""
+    out: dict[str, tuple[str, str]] = {}
+    for src, tr, _ in page_pairs(files, config):
+        out.setdefault(src, (src, tr))
+        out.setdefault(tr, (src, tr))
     return out
 
 
@@ -208,30 +226,52 @@ def pair_up(
     by_file: dict[str, list[int]] = {}
     for index, snippet in enumerate(ordered):
         by_file.setdefault(snippet.file, []).append(index)
-    fpairs = file_pairs(files, config)
-    counterparts: list[tuple[str, str | None]] = []
-    for file in by_file:
-        pair = fpairs.get(file)
-        counterparts.append((file, None if pair is None else pair[1] if pair[0] == file else pair[0]))
+    found = [p for p in page_pairs(files, config) if p[0] in by_file or p[1] in by_file]
+    partners: dict[str, list[str]] = {}
+    for src, tr, _ in found:
+        partners.setdefault(src, []).append(tr)
+        partners.setdefault(tr, []).append(src)
+    counterparts = [(file, other) for file in by_file for other in partners.get(file) or [None]]
     pairs: list[Pair] = []
-    done: set[tuple[str, str]] = set()
-    for file in by_file:
-        pair = fpairs.get(file)
-        if pair is None or pair in done:
-            continue
-        done.add(pair)
-        known = _settled(settled, pair, index_of, ordered) if settled else None
+    for src, tr, _ in found:
+        known = _settled(settled, (src, tr), index_of, ordered) if settled else None
         if known is not None:
             pairs.extend(known)
             continue
-        en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
+        en_idx, zh_idx = by_file.get(src, []), by_file.get(tr, [])
         en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
         matches = align(en_side, zh_side, Budget().score, key=code_digest)
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
     pairs.sort(key=lambda p: (p.en, p.zh))
-    return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
+    languages, untranslated = _languages(by_file, found, config) if config.translations else ((), ())
+    return Inventory(
+        ordered, tuple(pairs), tuple(counterparts), tuple(notices), languages=languages, untranslated=untranslated
+    )
+
+
+def _languages(
+    by_file: Mapping[str, object], found: Sequence[PagePair], config: Config
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The language of every page with snippets or paired with one, and (language, source page)
+    for each source page with snippets that has no page in that language."""
+    source = config.source_language
+    language: dict[str, str] = {}
+    for src, tr, code in found:
+        language[src], language[tr] = source, code
+    for file in by_file:
+        if file not in language:
+            code = config.language_of(file)
+            if code is not None:
+                language[file] = code
+    has = {(src, code) for src, _, code in found}
+    untranslated = []
+    for file in by_file:
+        if language.get(file) == source:
+            expected = dict.fromkeys(side for _, side, _ in config.counterparts(file))
+            untranslated += [(code, file) for code in expected if (file, code) not in has]
+    return tuple(sorted(language.items())), tuple(sorted(untranslated))
 
 
 def _settled(
@@ -272,33 +312,40 @@ def pairing_hint(inventory: Inventory, config: Config, exists: Callable[[str], b
     files = sorted({f for f, _ in inventory.counterparts})
     if not files or any(other is not None for _, other in inventory.counterparts):
         return None
-    for rule in config.pair_rules:
+    for rule in config.page_rules:
         for file in files:
             found = _shifted_pair(rule, file, exists)
             if found is not None:
                 other, fix = found
+                shown = " <-> ".join(template for _, template in rule.templates)
                 return (
                     f"no pair rule matched, but {file} and {other} look like a bilingual pair under the rule "
-                    f"{rule.en} <-> {rule.zh}; {fix}, or set pair_rules in .docsnippets.yml"
+                    f"{shown}; {fix}, or set {_setting(config)} in .docsnippets.yml"
                 )
     return None
 
 
-def _shifted_pair(rule: PairRule, file: str, exists: Callable[[str], bool]) -> tuple[str, str] | None:
+def _setting(config: Config) -> str:
+    return "translations" if config.translations is not None else "pair_rules"
+
+
+def _shifted_pair(rule: PageRule, file: str, exists: Callable[[str], bool]) -> tuple[str, str] | None:
     """(counterpart, fix) when ``file`` pairs under ``rule`` with the root moved up or down."""
-    en_parts, zh_parts = rule.en.split("/"), rule.zh.split("/")
+    parts = [template.split("/") for _, template in rule.templates]
+    first = parts[0]
     k = 0
     # Root too deep: the rule's shared leading directories (docs/) are missing from the paths.
-    while k < min(len(en_parts), len(zh_parts)) - 1 and en_parts[k] == zh_parts[k] and "{" not in en_parts[k]:
+    while k < min(len(p) for p in parts) - 1 and all(p[k] == first[k] for p in parts) and "{" not in first[k]:
         k += 1
-        hit = PairRule("/".join(en_parts[k:]), "/".join(zh_parts[k:])).counterpart(file)
-        if hit is not None and exists(hit[1]):
-            return hit[1], f"run with --root at the directory that holds {'/'.join(en_parts[:k])}/"
+        shorter = PageRule(tuple((code, "/".join(p[k:])) for (code, _), p in zip(rule.templates, parts, strict=True)))
+        hit = next((other for *_, other in shorter.counterparts(file) if exists(other)), None)
+        if hit is not None:
+            return hit, f"run with --root at the directory that holds {'/'.join(first[:k])}/"
     # Root too high: the paths carry a leading directory the rule does not expect.
-    parts = file.split("/")
-    for k in range(1, len(parts)):
-        head, tail = "/".join(parts[:k]), "/".join(parts[k:])
-        hit = rule.counterpart(tail)
-        if hit is not None and exists(f"{head}/{hit[1]}"):
-            return f"{head}/{hit[1]}", f"run with --root {head}"
+    names = file.split("/")
+    for k in range(1, len(names)):
+        head, tail = "/".join(names[:k]), "/".join(names[k:])
+        for *_, other in rule.counterparts(tail):
+            if exists(f"{head}/{other}"):
+                return f"{head}/{other}", f"run with --root {head}"
     return None

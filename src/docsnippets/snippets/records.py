@@ -106,7 +106,9 @@ def pair_id_of(en_id: str, zh_id: str) -> str:
 
 @dataclass(frozen=True)
 class Pair:
-    """Two aligned snippets (indices into the inventory's snippet list), English first."""
+    """Two aligned snippets (indices into the inventory's snippet list): ``en`` is the source
+    page's snippet, ``zh`` the translation's (the names of the two-language layout, where the
+    source is English and the translation Chinese)."""
 
     en: int
     zh: int
@@ -126,20 +128,36 @@ class Notice:
 
 @dataclass(frozen=True)
 class Inventory:
-    """Every selected snippet of a tree, sorted by file then line, and their bilingual pairs.
+    """Every selected snippet of a tree, sorted by file then line, and their pairs.
 
-    ``counterparts`` maps each file that holds snippets to its existing counterpart file
-    (or None), so that an unaligned snippet can be told apart as *missing*.
+    ``counterparts`` pairs each file that holds snippets with each existing counterpart file
+    (a source page with each translation page, a translation page with its source page), or
+    with None when it has none, so that an unaligned snippet can be told apart as *missing*.
+    ``languages`` (file, code) and ``untranslated`` (code, source page without a page in that
+    language) are known only under the ``translations`` setting; with the two-language pair
+    rules they stay empty and every report speaks of English and Chinese.
     """
 
     snippets: tuple[Snippet, ...]
     pairs: tuple[Pair, ...]
     counterparts: tuple[tuple[str, str | None], ...]
     notices: tuple[Notice, ...] = ()
+    languages: tuple[tuple[str, str], ...] = ()
+    untranslated: tuple[tuple[str, str], ...] = ()
 
     @cached_property
-    def _counterpart_map(self) -> dict[str, str | None]:
-        return dict(self.counterparts)
+    def _counterpart_map(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for file, other in self.counterparts:
+            out[file] = (*out.get(file, ()), *((other,) if other else ()))
+        return out
+
+    @cached_property
+    def _language_map(self) -> dict[str, str]:
+        return dict(self.languages)
+
+    def language_of(self, file: str) -> str | None:
+        return self._language_map.get(file)
 
     @cached_property
     def ids(self) -> tuple[str, ...]:
@@ -147,7 +165,11 @@ class Inventory:
         return snippet_ids(self.snippets)
 
     def counterpart_of(self, file: str) -> str | None:
-        return self._counterpart_map.get(file)
+        """The file's first counterpart (its only one with two languages)."""
+        return next(iter(self.counterparts_of(file)), None)
+
+    def counterparts_of(self, file: str) -> tuple[str, ...]:
+        return self._counterpart_map.get(file, ())
 
     def pair_of(self) -> dict[int, int]:
         """Snippet index -> pair index."""
@@ -157,7 +179,20 @@ class Inventory:
             out[pair.zh] = n
         return out
 
+    def missing_twins(self) -> list[tuple[int, str]]:
+        """(snippet, counterpart file) for each counterpart file that exists but holds no
+        snippet aligned with it: one per translation that lacks a source example."""
+        linked: set[tuple[int, str]] = set()
+        for p in self.pairs:
+            linked.add((p.en, self.snippets[p.zh].file))
+            linked.add((p.zh, self.snippets[p.en].file))
+        return [
+            (i, other)
+            for i, s in enumerate(self.snippets)
+            for other in self.counterparts_of(s.file)
+            if (i, other) not in linked
+        ]
+
     def missing(self) -> list[int]:
-        """Snippets whose counterpart file exists but that no snippet there aligns with."""
-        paired = self.pair_of()
-        return [i for i, s in enumerate(self.snippets) if i not in paired and self.counterpart_of(s.file)]
+        """Snippets that some existing counterpart file holds no aligned snippet for."""
+        return sorted({i for i, _ in self.missing_twins()})
