@@ -43,7 +43,7 @@ def test_roundtrip_through_inventory(build, config):
 @pytest.mark.parametrize(
     ("mutate", "needle"),
     [
-        (lambda d: d.update(schema=3), "newer"),
+        (lambda d: d.update(schema=4), "newer"),
         (lambda d: d.update(schema=0), "unknown schema"),
         (lambda d: d.pop("files"), "'files'"),
         (lambda d: rename_file(d, "docs/en/a.md", "/etc/passwd"), "relative path"),

@@ -113,7 +113,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     data = store.load(path, root=root)
     if data is None:
         raise mf.ManifestError(f"{path}: manifest not found; run `docsnippets update` first")
-    if data["schema"] != mf.SCHEMA:
+    if data["schema"] == 1:
         print(
             f"docsnippets: warning: {path} was written by an older docsnippets (schema {data['schema']}); "
             "`docsnippets update` rewrites it",

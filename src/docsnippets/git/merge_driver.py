@@ -29,7 +29,11 @@ from docsnippets.manifest import store
 from docsnippets.manifest.io import permalink_of
 
 Entry = dict[str, Any]
-_SOFT = ("fence_lines", "code_lines", "permalink", "pair")
+_SOFT = ("fence_lines", "code_lines", "permalink", "pair", "twins")
+# What ties entries and pages together: schema 2's one pair and one counterpart, or schema 3's
+# twins and counterparts by language, merged language by language (two branches that touched
+# different translations of one page do not conflict).
+_BY_LANGUAGE = ("twins", "counterparts")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,21 @@ def _pick(base: Any, ours: Any, theirs: Any) -> tuple[Any, bool]:
     if ours == base:
         return theirs, False
     return ours, True
+
+
+def _pick_field(key: str, values: Sequence[Any]) -> tuple[Any, bool]:
+    """Three-way choice of one field; a by-language field is chosen language by language."""
+    if key not in _BY_LANGUAGE or not all(isinstance(v, dict) or v is None for v in values):
+        return _pick(*values)
+    maps = [v or {} for v in values]
+    out: dict[str, Any] = {}
+    clash = False
+    for code in sorted({k for m in maps for k in m}):
+        value, hit = _pick(*(m.get(code) for m in maps))
+        clash = clash or hit
+        if value is not None:
+            out[code] = value
+    return out, clash
 
 
 def _shifted(entry: Entry, delta: int) -> Entry:
@@ -83,12 +102,13 @@ def _shift_at(entry: Entry, side: dict[str, Entry], base: dict[str, Entry], othe
 def _both(sid: str, o: Entry, a: Entry, b: Entry, file: str, conflicts: list[str]) -> Entry:
     if _hard(a) != _hard(b):
         conflicts.append(f"{file}: snippet {sid} differs between the branches")
-    pair, clash = _pick(o.get("pair"), a.get("pair"), b.get("pair"))
+    key = "twins" if "twins" in a else "pair"
+    pair, clash = _pick_field(key, [o.get(key), a.get(key), b.get(key)])
     if clash:
         conflicts.append(f"{file}: both branches changed the pair of snippet {sid}")
     delta = (a["fence_lines"][0] - o["fence_lines"][0]) + (b["fence_lines"][0] - o["fence_lines"][0])
     out = _shifted({**o, **{k: v for k, v in a.items() if k not in ("fence_lines", "code_lines")}}, delta)
-    out["pair"] = pair
+    out[key] = pair
     link = _pick(o.get("permalink"), a.get("permalink"), b.get("permalink"))[0]  # _relinked checks it
     out.pop("permalink", None)
     return out if link is None else {**out, "permalink": link}
@@ -96,9 +116,11 @@ def _both(sid: str, o: Entry, a: Entry, b: Entry, file: str, conflicts: list[str
 
 def _merge_group(file: str, groups: Sequence[dict[str, Any]], conflicts: list[str]) -> dict[str, Any] | None:
     o, a, b = ({e["id"]: e for e in g.get("snippets", [])} for g in groups)
-    counterpart, clash = _pick(*(g.get("counterpart") for g in groups))
-    if clash:
-        conflicts.append(f"{file}: the branches give it different counterpart files")
+    header: dict[str, Any] = {}
+    for key in [k for k in ("counterpart", "language", "counterparts") if any(k in g for g in groups)]:
+        header[key], clash = _pick_field(key, [g.get(key) for g in groups])
+        if clash:
+            conflicts.append(f"{file}: the branches give it different counterpart files")
     merged: list[Entry] = []
     for sid in dict.fromkeys([*o, *a, *b]):
         if sid in a and sid in b:
@@ -115,7 +137,7 @@ def _merge_group(file: str, groups: Sequence[dict[str, Any]], conflicts: list[st
     for before, after in pairwise(merged):
         if after["fence_lines"][0] <= before["fence_lines"][1]:
             conflicts.append(f"{file}: both branches changed the snippets around line {after['fence_lines'][0]}")
-    return {"counterpart": counterpart, "snippets": merged}
+    return {**header, "snippets": merged}
 
 
 def _relinked(data: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +150,7 @@ def _relinked(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def merge(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, Any]) -> Merged:
-    """Three-way merge of schema-2 manifests (pure)."""
+    """Three-way merge of schema-2 or schema-3 manifests (pure)."""
     base = base if base is not None else {**ours, "files": {}}
     conflicts: list[str] = []
     top: dict[str, Any] = {}

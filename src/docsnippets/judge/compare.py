@@ -42,6 +42,9 @@ class Desync:
     ids: tuple[str, ...]
     counterpart_file: str | None = None
     new: bool = False
+    # The language of the other page (the translation's, or the page that lacks the example),
+    # known under the translations setting only.
+    other_language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -162,20 +165,31 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     return out
 
 
-def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
+# (snippet index, the language it is out of step with): a source example may be out of step
+# with one translation and not with another. With two languages the language is None.
+Member = tuple[int, str | None]
+
+
+def _members(inv: Inventory, d: Desync) -> tuple[Member, ...]:
+    if len(d.indices) == 1:
+        return ((d.indices[0], d.other_language),)
+    return ((d.indices[0], d.other_language), (d.indices[1], inv.language_of(d.sides[0].file)))
+
+
+def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
     entries: list[Desync] = []
-    members: set[int] = set()
     for pair in inv.pairs:
         if pair.relation == Relation.DIVERGED:
             sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
-            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), (inv.ids[pair.en], inv.ids[pair.zh])))
-            members.update((pair.en, pair.zh))
-    for i in inv.missing():
+            ids = (inv.ids[pair.en], inv.ids[pair.zh])
+            language = inv.language_of(sides[1].file)
+            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, other_language=language))
+    for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), inv.counterpart_of(s.file)))
-        members.add(i)
+        language = inv.language_of(other)
+        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), other, other_language=language))
     entries.sort(key=lambda d: d.sides[0].key)
-    return entries, members
+    return entries, {m for d in entries for m in _members(inv, d)}
 
 
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
@@ -183,18 +197,23 @@ def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     for p in inv.pairs:
         a, b = inv.snippets[p.en], inv.snippets[p.zh]
         out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
-    for i in inv.missing():
+    for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        out.add((s.file, s.body_sha256, "", "", Relation.MISSING))
+        out.add((s.file, s.body_sha256, other, "", Relation.MISSING))
     return out
 
 
 def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, removed: int, changed: int) -> list[str]:
     """The counts as reasons; an example added in both languages at once is one example."""
     new = {j for j in range(len(after.snippets)) if j not in reverse}
-    both = sum(1 for p in after.pairs if p.en in new and p.zh in new)
-    out = [f"{both} example{'s' if both != 1 else ''} added (en + zh)"] if both else []
-    for n, word in ((added - 2 * both, "added"), (removed, "removed"), (changed, "changed")):
+    twins: dict[int, int] = {}  # a new source example -> how many new translations came with it
+    for p in after.pairs:
+        if p.en in new and p.zh in new:
+            twins[p.en] = twins.get(p.en, 0) + 1
+    both = len(twins)
+    said = "(en + zh)" if not after.languages else "with their translations"
+    out = [f"{both} example{'s' if both != 1 else ''} added {said}"] if both else []
+    for n, word in ((added - both - sum(twins.values()), "added"), (removed, "removed"), (changed, "changed")):
         if n:
             out.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
     return out
@@ -242,13 +261,13 @@ def compare(
 
     desync = []
     for d in after_desync:
-        was = any(reverse[j] in before_members for j in d.indices if j in reverse)
+        was = any((reverse[j], code) in before_members for j, code in _members(after, d) if j in reverse)
         if relevant(d):
             desync.append(replace(d, new=not was))
     resync = []
     for d in before_desync:
-        now = [mapping[i] for i in d.indices if i in mapping]
-        if now and not any(j in after_members for j in now) and relevant(d):
+        now = [(mapping[i], code) for i, code in _members(before, d) if i in mapping]
+        if now and not any(m in after_members for m in now) and relevant(d):
             resync.append(d)
     return Report(
         fresh=not reasons,

@@ -95,12 +95,19 @@ class Judgement:
         )
 
 
-def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
-    """Stale, whatever the snippets say, when the manifest is missing or of an older schema."""
+def manifest_reasons(report: Report, data: dict[str, Any] | None, config: Config) -> Report:
+    """Stale, whatever the snippets say, when the manifest is missing, of an older schema, or of
+    the schema of another configuration (two languages against translation groups)."""
+    wanted = mf.schema_for(config)
     if data is None:
         reason = "the manifest does not exist yet"
-    elif data["schema"] != mf.SCHEMA:
+    elif data["schema"] == 1:
         reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+    elif data["schema"] != wanted:
+        reason = (
+            f"it has schema {data['schema']} and this configuration's manifest schema {wanted} "
+            f"({'translation groups' if config.translations else 'two languages'}); `docsnippets update` rewrites it"
+        )
     else:
         return report
     return replace(report, fresh=False, reasons=(reason, *report.reasons))
@@ -122,7 +129,7 @@ def judge(case: Case) -> Judgement:
     if case.references and config.references:
         found = code_findings(source, current, config, case.changed, touched)
         freshness = replace(freshness, broken_references=found)
-    freshness = limit_desync(manifest_reasons(freshness, data), touched)
+    freshness = limit_desync(manifest_reasons(freshness, data, config), touched)
     changes = None
     if case.base is not None:
         before = case.base.inventory

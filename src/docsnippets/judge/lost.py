@@ -82,7 +82,7 @@ def lost_pairs(before: Inventory, after: Inventory, mapping: Mapping[int, int]) 
     out: list[LostPair] = []
     for (en, zh), n in sorted(pages.items()):
         for kept, gone in ((en, zh), (zh, en)):
-            if kept not in present or gone in present or after.counterpart_of(kept) == gone:
+            if kept not in present or gone in present or gone in after.counterparts_of(kept):
                 continue
             went = Counter(
                 after.snippets[mapping[i]].file
@@ -123,13 +123,11 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
         if relation != p.relation:
             named.append(f"{where(after, en, zh)} {p.relation} → {relation}")
     named += [f"{where(after, en, zh)} newly paired" for en, zh in sorted(after_pairs) if (en, zh) not in continued]
-    was_missing = {mapping[i] for i in before.missing() if i in mapping}
-    for j in after.missing():
+    was_missing = {mapping[i] for i, _ in before.missing_twins() if i in mapping}
+    for j, other in after.missing_twins():
         if j not in was_missing:
             s = after.snippets[j]
-            named.append(
-                f"{s.file}:{s.code_lines[0]} now has no example to pair with in {after.counterpart_of(s.file)}"
-            )
+            named.append(f"{s.file}:{s.code_lines[0]} now has no example to pair with in {other}")
     if len(named) > NAMED_RELATIONS:
         rest = len(named) - NAMED_RELATIONS
         named = [*named[:NAMED_RELATIONS], f"{rest} more pair{'s' if rest != 1 else ''}"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
+from docsnippets.manifest import groups
 from docsnippets.manifest import validate as manifest_validate
 from docsnippets.manifest.io import (
     MAX_MANIFEST_BYTES,
@@ -40,7 +41,16 @@ __all__ = [
     "permalink_of",
 ]
 
-SCHEMA = 2
+SCHEMA = 2  # two languages, English and Chinese (the pair_rules setting)
+GROUPS_SCHEMA = 3  # any number of languages (the translations setting): manifest/groups.py
+NEWEST = GROUPS_SCHEMA
+
+
+def schema_for(config: Config) -> int:
+    """The schema ``update`` writes under ``config``: a two-language tree keeps schema 2."""
+    return SCHEMA if config.translations is None else GROUPS_SCHEMA
+
+
 # (file, code_lines, body_sha256): an entry whose lines are known to hold that body at the
 # source commit, and may therefore carry a permalink.
 Linked = Collection[tuple[str, tuple[int, int], str]]
@@ -90,14 +100,22 @@ def build(
     ids = inv.ids
     if len(set(ids)) != len(ids):  # 48 bits of SHA-256 colliding within one tree: say so, do not guess
         raise ManifestError("two snippets got the same id; please report this to docsnippets")
-    pair_field: dict[int, dict[str, str]] = {}
-    for p in inv.pairs:
-        value = {"id": pair_id_of(ids[p.en], ids[p.zh]), "relation": p.relation, "en": ids[p.en], "zh": ids[p.zh]}
-        pair_field[p.en] = pair_field[p.zh] = value
+    schema = schema_for(config)
+    if schema == SCHEMA:
+        key = "pair"
+        pair_field: dict[int, Any] = {}
+        for p in inv.pairs:
+            value = {"id": pair_id_of(ids[p.en], ids[p.zh]), "relation": p.relation, "en": ids[p.en], "zh": ids[p.zh]}
+            pair_field[p.en] = pair_field[p.zh] = value
+    else:
+        key, pair_field = "twins", {**groups.twins(inv, ids)}
     linked_set = None if linked is None else set(linked)
     files: dict[str, dict[str, Any]] = {}
     for index, s in enumerate(inv.snippets):
-        group = files.setdefault(s.file, {"counterpart": inv.counterpart_of(s.file), "snippets": []})
+        if s.file not in files:
+            head = {"counterpart": inv.counterpart_of(s.file)} if schema == SCHEMA else groups.header(inv, s.file)
+            files[s.file] = {**head, "snippets": []}
+        group = files[s.file]
         entry: dict[str, Any] = {"id": ids[index], **fence_fields(s)}
         if s.status_message is not None:
             entry["status_message"] = s.status_message
@@ -105,12 +123,12 @@ def build(
             entry["status_line"] = s.status_line
         entry["body"] = s.body
         entry["body_sha256"] = s.body_sha256
-        entry["pair"] = pair_field.get(index)
+        entry[key] = pair_field.get(index, None if schema == SCHEMA else {})
         if repository and commit and (linked_set is None or (s.file, s.code_lines, s.body_sha256) in linked_set):
             entry["permalink"] = permalink(config.server_url, repository, commit, s)
         group["snippets"].append(entry)
     return {
-        "schema": SCHEMA,
+        "schema": schema,
         "generator": "docsnippets",
         "source": source,
         "selection": config.selection(),
@@ -193,17 +211,17 @@ def validate(data: Any, where: str) -> None:
     schema = data.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool):
         raise fail(where, f"'schema' is {schema!r}, expected {SCHEMA}")
-    if schema > SCHEMA:
+    if schema > NEWEST:
         raise ManifestError(
-            f"{where}: schema {schema} is newer than this docsnippets understands ({SCHEMA}); upgrade docsnippets"
+            f"{where}: schema {schema} is newer than this docsnippets understands ({NEWEST}); upgrade docsnippets"
         )
-    if schema not in (1, SCHEMA):
+    if schema not in (1, SCHEMA, GROUPS_SCHEMA):
         raise fail(where, f"unknown schema {schema}, expected {SCHEMA}")
 
     def bad(message: str) -> ManifestError:
         return fail(where, message)
 
-    if schema == SCHEMA:
+    if schema in (SCHEMA, GROUPS_SCHEMA):
         manifest_validate.validate(data, bad)
         return
     if not isinstance(data.get("selection"), dict):
@@ -222,24 +240,30 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
     snippets: list[Snippet] = []
     index_of: dict[str, int] = {}
     counterparts: list[tuple[str, str | None]] = []
+    grouped = data["schema"] == GROUPS_SCHEMA
     for file in sorted(data["files"]):
         group = data["files"][file]
-        counterparts.append((file, group.get("counterpart")))
+        others = groups.counterparts(group) if grouped else [group.get("counterpart")]
+        counterparts.extend((file, other) for other in others)
         for entry in group["snippets"]:
             index_of[entry["id"]] = len(snippets)
             snippets.append(snippet_from(file, entry))
-    pairs = {
-        (index_of[e["pair"]["en"]], index_of[e["pair"]["zh"]], Relation(e["pair"]["relation"]))
-        for e in entries(data)
-        if e.get("pair")
-    }
+    if grouped:
+        pairs = groups.pairs_of(data, index_of)
+    else:
+        pairs = {
+            (index_of[e["pair"]["en"]], index_of[e["pair"]["zh"]], Relation(e["pair"]["relation"]))
+            for e in entries(data)
+            if e.get("pair")
+        }
     ordered = sorted(range(len(snippets)), key=lambda i: snippets[i].key)
     if ordered != list(range(len(snippets))):  # only a file hand-sorted differently; keep indices valid
         remap = {old: new for new, old in enumerate(ordered)}
         snippets = [snippets[i] for i in ordered]
         pairs = {(remap[a], remap[b], r) for a, b, r in pairs}
     out = tuple(Pair(a, b, r) for a, b, r in sorted(pairs))
-    return Inventory(tuple(snippets), out, tuple(counterparts))
+    languages = groups.languages(data) if grouped else ()
+    return Inventory(tuple(snippets), out, tuple(counterparts), languages=languages)
 
 
 def upgrade(data: dict[str, Any], config: Config) -> dict[str, Any]:

@@ -47,8 +47,8 @@ def validate(data):
         if "schema" in data_keys:
             data_keys.remove("schema")
             data__schema = data["schema"]
-            if not (isinstance(data__schema, (int, float)) and not isinstance(data__schema, bool) and data__schema == 2):
-                raise SchemaViolation(('schema', ), 'const', '2', data__schema, ())
+            if not (isinstance(data__schema, (int, float)) and not isinstance(data__schema, bool) and data__schema == 2 or isinstance(data__schema, (int, float)) and not isinstance(data__schema, bool) and data__schema == 3):
+                raise SchemaViolation(('schema', ), 'enum', '2 or 3', data__schema, ())
         if "generator" in data_keys:
             data_keys.remove("generator")
             data__generator = data["generator"]
@@ -115,6 +115,24 @@ def validate(data):
                                 data__files_value__counterpart = data__files_value["counterpart"]
                                 if not isinstance(data__files_value__counterpart, (str, NoneType)):
                                     raise SchemaViolation(('files', data__files_key, 'counterpart', ), 'type', 'null or another file', data__files_value__counterpart, ())
+                            if "language" in data__files_value_keys:
+                                data__files_value_keys.remove("language")
+                                data__files_value__language = data__files_value["language"]
+                                if not isinstance(data__files_value__language, (str, NoneType)):
+                                    raise SchemaViolation(('files', data__files_key, 'language', ), 'type', 'null or a language code', data__files_value__language, ())
+                            if "counterparts" in data__files_value_keys:
+                                data__files_value_keys.remove("counterparts")
+                                data__files_value__counterparts = data__files_value["counterparts"]
+                                if not isinstance(data__files_value__counterparts, (dict)):
+                                    raise SchemaViolation(('files', data__files_key, 'counterparts', ), 'type', 'an object of language codes to files', data__files_value__counterparts, ())
+                                data__files_value__counterparts_is_dict = isinstance(data__files_value__counterparts, dict)
+                                if data__files_value__counterparts_is_dict:
+                                    data__files_value__counterparts_keys = set(data__files_value__counterparts.keys())
+                                    for data__files_value__counterparts_key in data__files_value__counterparts_keys:
+                                        if data__files_value__counterparts_key not in []:
+                                            data__files_value__counterparts_value = data__files_value__counterparts.get(data__files_value__counterparts_key)
+                                            if not isinstance(data__files_value__counterparts_value, (str)):
+                                                raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'type', 'a relative path', data__files_value__counterparts_value, ())
                             if "snippets" in data__files_value_keys:
                                 data__files_value_keys.remove("snippets")
                                 data__files_value__snippets = data__files_value["snippets"]
@@ -266,6 +284,42 @@ def validate(data):
                                                             raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', 'zh', ), 'type', 'a snippet id', data__files_value__snippets_item__pair__zh, ())
                                                     if data__files_value__snippets_item__pair_keys:
                                                         raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', ), 'additionalProperties', 'null or {id, relation, en, zh}', data__files_value__snippets_item__pair, ())
+                                            if "twins" in data__files_value__snippets_item_keys:
+                                                data__files_value__snippets_item_keys.remove("twins")
+                                                data__files_value__snippets_item__twins = data__files_value__snippets_item["twins"]
+                                                if not isinstance(data__files_value__snippets_item__twins, (dict)):
+                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', ), 'type', 'an object of language codes to twins', data__files_value__snippets_item__twins, ())
+                                                data__files_value__snippets_item__twins_is_dict = isinstance(data__files_value__snippets_item__twins, dict)
+                                                if data__files_value__snippets_item__twins_is_dict:
+                                                    data__files_value__snippets_item__twins_keys = set(data__files_value__snippets_item__twins.keys())
+                                                    for data__files_value__snippets_item__twins_key in data__files_value__snippets_item__twins_keys:
+                                                        if data__files_value__snippets_item__twins_key not in []:
+                                                            data__files_value__snippets_item__twins_value = data__files_value__snippets_item__twins.get(data__files_value__snippets_item__twins_key)
+                                                            if not isinstance(data__files_value__snippets_item__twins_value, (dict)):
+                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, ), 'type', '{id, relation, snippet}', data__files_value__snippets_item__twins_value, ())
+                                                            data__files_value__snippets_item__twins_value_is_dict = isinstance(data__files_value__snippets_item__twins_value, dict)
+                                                            if data__files_value__snippets_item__twins_value_is_dict:
+                                                                data__files_value__snippets_item__twins_value__missing_keys = set(['id', 'relation', 'snippet']) - data__files_value__snippets_item__twins_value.keys()
+                                                                if data__files_value__snippets_item__twins_value__missing_keys:
+                                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, ), 'required', '{id, relation, snippet}', data__files_value__snippets_item__twins_value, ('id', 'relation', 'snippet'))
+                                                                data__files_value__snippets_item__twins_value_keys = set(data__files_value__snippets_item__twins_value.keys())
+                                                                if "id" in data__files_value__snippets_item__twins_value_keys:
+                                                                    data__files_value__snippets_item__twins_value_keys.remove("id")
+                                                                    data__files_value__snippets_item__twins_value__id = data__files_value__snippets_item__twins_value["id"]
+                                                                    if not isinstance(data__files_value__snippets_item__twins_value__id, (str)):
+                                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, 'id', ), 'type', 'a string', data__files_value__snippets_item__twins_value__id, ())
+                                                                if "relation" in data__files_value__snippets_item__twins_value_keys:
+                                                                    data__files_value__snippets_item__twins_value_keys.remove("relation")
+                                                                    data__files_value__snippets_item__twins_value__relation = data__files_value__snippets_item__twins_value["relation"]
+                                                                    if not (isinstance(data__files_value__snippets_item__twins_value__relation, str) and data__files_value__snippets_item__twins_value__relation == 'identical' or isinstance(data__files_value__snippets_item__twins_value__relation, str) and data__files_value__snippets_item__twins_value__relation == 'indentation' or isinstance(data__files_value__snippets_item__twins_value__relation, str) and data__files_value__snippets_item__twins_value__relation == 'comments' or isinstance(data__files_value__snippets_item__twins_value__relation, str) and data__files_value__snippets_item__twins_value__relation == 'strings' or isinstance(data__files_value__snippets_item__twins_value__relation, str) and data__files_value__snippets_item__twins_value__relation == 'diverged'):
+                                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, 'relation', ), 'enum', 'one of identical, indentation, comments, strings, diverged', data__files_value__snippets_item__twins_value__relation, ())
+                                                                if "snippet" in data__files_value__snippets_item__twins_value_keys:
+                                                                    data__files_value__snippets_item__twins_value_keys.remove("snippet")
+                                                                    data__files_value__snippets_item__twins_value__snippet = data__files_value__snippets_item__twins_value["snippet"]
+                                                                    if not isinstance(data__files_value__snippets_item__twins_value__snippet, (str)):
+                                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, 'snippet', ), 'type', 'a snippet id', data__files_value__snippets_item__twins_value__snippet, ())
+                                                                if data__files_value__snippets_item__twins_value_keys:
+                                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, ), 'additionalProperties', '{id, relation, snippet}', data__files_value__snippets_item__twins_value, ())
                                             if "permalink" in data__files_value__snippets_item_keys:
                                                 data__files_value__snippets_item_keys.remove("permalink")
                                                 data__files_value__snippets_item__permalink = data__files_value__snippets_item["permalink"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.fileio import NotRegularFile, SymlinkRefused, read_regular
-from docsnippets.manifest.build import SCHEMA, decoded, parse
+from docsnippets.manifest.build import NEWEST, decoded, parse
 from docsnippets.manifest.io import ManifestError, fail
 
 
@@ -61,9 +61,9 @@ def previous(path: Path, *, root: Path | None) -> tuple[str | None, dict[str, An
     except ManifestError:
         return text, None
     schema = data.get("schema") if isinstance(data, dict) else None
-    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > NEWEST:
         raise ManifestError(
-            f"{path}: schema {schema} was written by a newer docsnippets (this one writes schema {SCHEMA}); "
+            f"{path}: schema {schema} was written by a newer docsnippets (this one writes schema {NEWEST} at most); "
             f"upgrade docsnippets to one that writes schema {schema}; the manifest was left unchanged"
         )
     generator = data.get("generator", "docsnippets") if isinstance(data, dict) else None

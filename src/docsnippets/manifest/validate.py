@@ -63,7 +63,7 @@ def describe(error: SchemaViolation) -> str:
 
 
 def validate(data: dict[str, Any], bad: Bad) -> None:
-    """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
+    """Raise ``bad(message)`` for the first problem of a schema-2 or schema-3 manifest."""
     try:
         schema_validate(data)
     except SchemaViolation as error:
@@ -75,6 +75,11 @@ def validate(data: dict[str, Any], bad: Bad) -> None:
         _check_group(file, group, source, bad)
         for entry in group["snippets"]:  # each id checked against its file and body just now
             by_id[entry["id"]] = (file, entry)
+    if data["schema"] == 3:  # translation groups (manifest/groups.py)
+        from docsnippets.manifest import groups
+
+        groups.check(data, by_id, bad)
+        return
     for sid, (file, entry) in by_id.items():
         _check_pair(sid, file, entry, files, by_id, bad)
 

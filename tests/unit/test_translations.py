@@ -1,0 +1,186 @@
+"""Any number of languages: the translations setting, translation groups, schema 3."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from docsnippets.config import Config, ConfigError, from_mapping
+from docsnippets.constants import Relation
+from docsnippets.git.merge_driver import merge
+from docsnippets.judge.compare import compare
+from docsnippets.manifest import build as mf
+from docsnippets.manifest.io import ManifestError
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import page_pairs, pair_up
+
+A = "async def alpha(x):\n    # first\n    return await fetch(x, 1)\n"
+A2 = "async def alpha(x: int | None):\n    # first\n    return await fetch(x, 2)\n"
+B = "async def beta(y):\n    return await store(y, 'k', 2)\n"
+LANGS = ("en", "de", "ja", "zh-hant")
+
+
+def fence(code: str) -> str:
+    return f"```python\n{code}```\n\ntext\n\n"
+
+
+def groups_config(languages=LANGS, **extra) -> Config:
+    pages = {code: f"docs/{code}/docs/{{path}}" for code in languages}
+    return from_mapping({"translations": {"pages": pages, **extra}}, ".docsnippets.yml")
+
+
+def inventory(config: Config, files: dict[str, str]):
+    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+    return pair_up(snippets, set(files), config)
+
+
+def page(code: str, name: str = "p.md") -> str:
+    return f"docs/{code}/docs/{name}"
+
+
+def test_the_setting_names_languages_source_and_names():
+    cfg = from_mapping(
+        {
+            "translations": {
+                "source": "zh-Hans",
+                "pages": [{"zh-Hans": "docs/source/{path}", "en": "docs/source_en/{path}", "pt-BR": "pt_BR/{path}"}],
+                "names": {"zh-Hans": "简体中文"},
+            }
+        },
+        "cfg",
+    )
+    assert cfg.translations is not None
+    assert cfg.translations.languages == ("zh-Hans", "en", "pt-BR")
+    assert cfg.source_language == "zh-Hans"
+    assert cfg.translations.name("zh-Hans") == "简体中文" and cfg.translations.name("pt-BR") == "Brazilian Portuguese"
+    assert cfg.translations.name("xx") == "xx"
+    assert cfg.counterparts("docs/source_en/a.md") == [("en", "zh-Hans", "docs/source/a.md")]
+    assert [c[1] for c in cfg.counterparts("docs/source/a.md")] == ["en", "pt-BR"]
+    assert "pair_rules" not in cfg.selection() and cfg.selection()["translations"]["source"] == "zh-Hans"
+
+
+@pytest.mark.parametrize(
+    ("value", "needle"),
+    [
+        ({"pages": {"de": "docs/de/{path}", "fr": "docs/fr/{path}"}}, "must hold the source language 'en'"),
+        ({"pages": {"en": "docs/en/{path}"}}, "at least one translation"),
+        ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{name}"}}, "same slots"),
+        ({"pages": {"en": "docs/en/{path}", "d e": "docs/de/{path}"}}, "language code"),
+        ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{path}"}, "colour": 1}, "must be a mapping"),
+        ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{path}"}, "names": {"de": ""}}, "display names"),
+    ],
+)
+def test_bad_translations_are_one_line_errors(value, needle):
+    with pytest.raises(ConfigError, match=needle):
+        from_mapping({"translations": value}, "cfg")
+
+
+def test_translations_and_pair_rules_are_not_set_together():
+    with pytest.raises(ConfigError, match="not both"):
+        from_mapping({"translations": {"pages": {"en": "a/{path}", "de": "b/{path}"}}, "pair_rules": []}, "cfg")
+
+
+def test_a_source_page_pairs_with_each_translation_and_each_translation_with_its_source():
+    cfg = groups_config()
+    files = {page(c) for c in LANGS} | {page("en", "only.md"), page("de", "orphan.md")}
+    assert sorted(page_pairs(files, cfg)) == sorted((page("en"), page(c), c) for c in ("de", "ja", "zh-hant"))
+
+
+def test_every_twin_has_its_relation_and_a_missing_one_is_named_per_language():
+    cfg = groups_config()
+    inv = inventory(
+        cfg,
+        {
+            page("en"): fence(A) + fence(B),
+            page("de"): fence(A.replace("# first", "# erstens")) + fence(B),
+            page("ja"): fence(A2) + fence(B),
+            page("zh-hant"): fence(A),
+        },
+    )
+    rel = {(inv.snippets[p.zh].file, inv.snippets[p.en].body): p.relation for p in inv.pairs}
+    assert rel[(page("de"), A)] == Relation.COMMENTS
+    assert rel[(page("ja"), A)] == Relation.DIVERGED
+    assert rel[(page("zh-hant"), A)] == Relation.IDENTICAL
+    missing = [(inv.snippets[i].body, other) for i, other in inv.missing_twins()]
+    assert missing == [(B, page("zh-hant"))]
+    assert inv.language_of(page("zh-hant")) == "zh-hant" and inv.language_of(page("en")) == "en"
+
+
+def test_untranslated_is_per_language_and_a_translation_without_source_is_no_untranslated_source():
+    cfg = groups_config()
+    inv = inventory(cfg, {page("en"): fence(A), page("de"): fence(A), page("ja", "orphan.md"): fence(B)})
+    assert inv.untranslated == (("ja", page("en")), ("zh-hant", page("en")))
+    assert inv.counterparts_of(page("ja", "orphan.md")) == ()
+    assert inv.language_of(page("ja", "orphan.md")) == "ja"
+
+
+def test_a_source_edit_leaves_each_translation_behind_and_each_counts():
+    cfg = groups_config()
+    files = {page(c): fence(A) for c in LANGS}
+    before = inventory(cfg, files)
+    after = inventory(cfg, {**files, page("en"): fence(A2)})
+    report = compare(before, after)
+    assert sorted(d.other_language for d in report.desynchronized) == ["de", "ja", "zh-hant"]
+    assert all(d.new and d.sides[0].file == page("en") for d in report.desynchronized)
+
+
+def test_an_old_desync_with_one_translation_leaves_the_others_new():
+    cfg = groups_config()
+    files = {page(c): fence(A) for c in LANGS}
+    before = inventory(cfg, {**files, page("ja"): fence(A2)})
+    after = inventory(cfg, {**files, page("en"): fence(A2.replace("2)", "3)"))})
+    new = {d.other_language: d.new for d in compare(before, after).desynchronized}
+    assert new == {"de": True, "ja": False, "zh-hant": True}
+
+
+def test_the_manifest_of_groups_is_schema_3_and_reads_back():
+    cfg = groups_config()
+    inv = inventory(cfg, {page("en"): fence(A) + fence(B), page("de"): fence(A), page("ja"): fence(A2) + fence(B)})
+    data = mf.build(inv, cfg)
+    assert data["schema"] == 3
+    text = mf.dumps(data)
+    parsed = mf.parse(text, "m.json")
+    group = parsed["files"][page("en")]
+    assert group["language"] == "en" and group["counterparts"] == {"de": page("de"), "ja": page("ja")}
+    assert set(group["snippets"][0]["twins"]) == {"de", "ja"} and set(group["snippets"][1]["twins"]) == {"ja"}
+    assert parsed["files"][page("de")]["snippets"][0]["twins"]["en"]["snippet"] == group["snippets"][0]["id"]
+    again = mf.to_inventory(parsed)
+    assert again.pairs == inv.pairs and again.languages == inv.languages
+    assert mf.dumps(mf.build(again, cfg)) == text
+
+
+def _groups_manifest():
+    cfg = groups_config()
+    inv = inventory(cfg, {page("en"): fence(A), page("de"): fence(A), page("ja"): fence(A2)})
+    return json.loads(mf.dumps(mf.build(inv, cfg)))
+
+
+@pytest.mark.parametrize(
+    ("mutate", "needle"),
+    [
+        (lambda d: d["files"][page("de")]["snippets"][0]["twins"]["en"].update(snippet="snip-404"), "absent"),
+        (lambda d: d["files"][page("de")]["snippets"][0]["twins"]["en"].update(relation="twins"), "relation"),
+        (lambda d: d["files"][page("en")]["snippets"][0]["twins"].pop("de"), "does not name the same pair"),
+        (lambda d: d["files"][page("en")]["counterparts"].update(de=page("ja")), "counterpart file"),
+        (lambda d: d["selection"].pop("translations"), "selection.translations.source"),
+        (lambda d: d["files"][page("en")]["snippets"][0].update(twins=[]), "twins"),
+    ],
+)
+def test_a_broken_group_is_refused_with_its_place(mutate, needle):
+    data = _groups_manifest()
+    mutate(data)
+    with pytest.raises(ManifestError, match=needle):
+        mf.validate(data, "m.json")
+
+
+def test_two_branches_that_touch_different_translations_of_one_page_merge():
+    cfg = groups_config()
+    files = {page(c): fence(A) for c in LANGS}
+    base = mf.build(inventory(cfg, files), cfg)
+    ours = mf.build(inventory(cfg, {**files, page("de"): fence(A) + fence(B)}), cfg)
+    theirs = mf.build(inventory(cfg, {**files, page("ja"): fence(B) + fence(A)}), cfg)
+    merged = merge(json.loads(mf.dumps(base)), json.loads(mf.dumps(ours)), json.loads(mf.dumps(theirs)))
+    assert merged.conflicts == ()
+    both = {**files, page("de"): fence(A) + fence(B), page("ja"): fence(B) + fence(A)}
+    assert mf.dumps(merged.data) == mf.dumps(mf.build(inventory(cfg, both), cfg))
