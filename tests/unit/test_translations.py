@@ -121,7 +121,7 @@ def test_a_source_edit_leaves_each_translation_behind_and_each_counts():
     before = inventory(cfg, files)
     after = inventory(cfg, {**files, page("en"): fence(A2)})
     report = compare(before, after)
-    assert sorted(d.other_language for d in report.desynchronized) == ["de", "ja", "zh-hant"]
+    assert sorted(d.language for d in report.desynchronized) == ["de", "ja", "zh-hant"]
     assert all(d.new and d.sides[0].file == page("en") for d in report.desynchronized)
 
 
@@ -130,7 +130,7 @@ def test_an_old_desync_with_one_translation_leaves_the_others_new():
     files = {page(c): fence(A) for c in LANGS}
     before = inventory(cfg, {**files, page("ja"): fence(A2)})
     after = inventory(cfg, {**files, page("en"): fence(A2.replace("2)", "3)"))})
-    new = {d.other_language: d.new for d in compare(before, after).desynchronized}
+    new = {d.language: d.new for d in compare(before, after).desynchronized}
     assert new == {"de": True, "ja": False, "zh-hant": True}
 
 

@@ -86,6 +86,7 @@ def write_report(
             verdict=verdict,
             changes=changes,
             inventory=found.inventory,
+            translations=found.translations,
         )
         out.write(render.comment(report, ctx).lstrip())
     else:

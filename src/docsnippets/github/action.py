@@ -67,6 +67,7 @@ def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
         template=template_path(settings),
         root=checkout.root,
         inventory=outcome.judgement.inventory,
+        translations=outcome.judgement.translations,
     )
     return finish(settings, outcome, ctx, out)
 

@@ -6,10 +6,12 @@ from collections.abc import Sequence
 
 from docsnippets.constants import FIX_COMMAND, MAX_ANNOTATIONS, Cause, Relation
 from docsnippets.github.workflow import annotation
-from docsnippets.judge.compare import Report
+from docsnippets.judge.compare import Desync, Report
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import ReferenceKind, fixes_for
+from docsnippets.report.entries import desync_groups
+from docsnippets.snippets.records import Snippet
 
 LOST_TITLE = "Bilingual page lost its counterpart"
 
@@ -67,16 +69,32 @@ def _stale(freshness: Report, level: str, manifest_name: str) -> list[str]:
 
 
 def _desync(freshness: Report, level: str) -> list[str]:
+    """One annotation per side; a source example out of step with several translations gets one
+    that names them all, and each translation its own."""
     out: list[str] = []
-    for d in freshness.desynchronized:
-        for s in d.sides:
-            if d.relation == Relation.MISSING:
-                msg = f"no matching example in {d.counterpart_file}; translate it or remove it"
-            else:
-                other = next(o for o in d.sides if o is not s)
-                msg = f"code differs from its translation {other.file}:{other.code_lines[0]}; make them match"
-            out.append(annotation(level, msg, s.file, s.code_lines, "Bilingual example out of sync"))
+    for group in desync_groups(freshness.desynchronized):
+        if len(group) == 1:
+            out += [_side(level, group[0], s) for s in group[0].sides]
+            continue
+        source = group[0].sides[0]
+        behind = [f"{d.language} ({d.counterpart_file or _at(d.sides[1])})" for d in group]
+        msg = f"{len(group)} translations out of step with this example: {', '.join(behind)}"
+        out.append(annotation(level, msg, source.file, source.code_lines, "Translations out of sync"))
+        out += [_side(level, d, d.sides[1]) for d in group if len(d.sides) == 2]
     return out
+
+
+def _at(s: Snippet) -> str:
+    return f"{s.file}:{s.code_lines[0]}"
+
+
+def _side(level: str, d: Desync, s: Snippet) -> str:
+    if d.relation == Relation.MISSING:
+        msg = f"no matching example in {d.counterpart_file}; translate it or remove it"
+    else:
+        other = next(o for o in d.sides if o is not s)
+        msg = f"code differs from its translation {_at(other)}; make them match"
+    return annotation(level, msg, s.file, s.code_lines, "Bilingual example out of sync")
 
 
 _TITLES = {

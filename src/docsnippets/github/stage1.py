@@ -204,6 +204,7 @@ def comment_context(settings: Settings, checkout: Checkout, head_sha: str, outco
         template=template_path(settings),
         root=checkout.root,
         inventory=outcome.judgement.inventory,
+        translations=outcome.judgement.translations,
     )
 
 

@@ -42,9 +42,11 @@ class Desync:
     ids: tuple[str, ...]
     counterpart_file: str | None = None
     new: bool = False
-    # The language of the other page (the translation's, or the page that lacks the example),
-    # known under the translations setting only.
-    other_language: str | None = None
+    # Known under the translations setting only: the translation's language (of the page that
+    # is not the source page), and the source's.
+    language: str | None = None
+    source_language: str | None = None
+    in_source: bool = True  # the first side is the source page's (a translation's example the source lacks: not)
 
 
 @dataclass(frozen=True)
@@ -165,15 +167,23 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     return out
 
 
-# (snippet index, the language it is out of step with): a source example may be out of step
+# (snippet index, the translation it is out of step in): a source example may be out of step
 # with one translation and not with another. With two languages the language is None.
 Member = tuple[int, str | None]
 
 
-def _members(inv: Inventory, d: Desync) -> tuple[Member, ...]:
-    if len(d.indices) == 1:
-        return ((d.indices[0], d.other_language),)
-    return ((d.indices[0], d.other_language), (d.indices[1], inv.language_of(d.sides[0].file)))
+def _members(d: Desync) -> tuple[Member, ...]:
+    return tuple((i, d.language) for i in d.indices)
+
+
+def _codes(inv: Inventory, first: str, other: str) -> dict[str, Any]:
+    """The translation's and the source's language for a pair or a missing twin between two pages."""
+    a, b = inv.language_of(first), inv.language_of(other)
+    if inv.source_language is None:
+        return {}
+    if a == inv.source_language:
+        return {"language": b, "source_language": a}
+    return {"language": a, "source_language": b, "in_source": False}
 
 
 def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
@@ -182,14 +192,14 @@ def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
         if pair.relation == Relation.DIVERGED:
             sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
             ids = (inv.ids[pair.en], inv.ids[pair.zh])
-            language = inv.language_of(sides[1].file)
-            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, other_language=language))
+            codes = _codes(inv, sides[0].file, sides[1].file)
+            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, **codes))  # type: ignore[arg-type]
     for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        language = inv.language_of(other)
-        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), other, other_language=language))
+        codes = _codes(inv, s.file, other)
+        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), other, **codes))  # type: ignore[arg-type]
     entries.sort(key=lambda d: d.sides[0].key)
-    return entries, {m for d in entries for m in _members(inv, d)}
+    return entries, {m for d in entries for m in _members(d)}
 
 
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
@@ -261,12 +271,12 @@ def compare(
 
     desync = []
     for d in after_desync:
-        was = any((reverse[j], code) in before_members for j, code in _members(after, d) if j in reverse)
+        was = any((reverse[j], code) in before_members for j, code in _members(d) if j in reverse)
         if relevant(d):
             desync.append(replace(d, new=not was))
     resync = []
     for d in before_desync:
-        now = [(mapping[i], code) for i, code in _members(before, d) if i in mapping]
+        now = [(mapping[i], code) for i, code in _members(d) if i in mapping]
         if now and not any(m in after_members for m in now) and relevant(d):
             resync.append(d)
     return Report(

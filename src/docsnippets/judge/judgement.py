@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from docsnippets.config import Config
+from docsnippets.config import Config, Translations
 from docsnippets.judge.code import code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync
 from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
@@ -76,6 +76,7 @@ class Judgement:
     manifest_missing: bool
     base_missing: bool = False
     refused: tuple[Refusal, ...] = ()
+    translations: Translations | None = None  # the languages' setting, for their names in reports
 
     @property
     def lost(self) -> tuple[LostPair, ...]:
@@ -148,4 +149,5 @@ def judge(case: Case) -> Judgement:
         manifest_missing=data is None,
         base_missing=case.base is not None and case.base.missing,
         refused=fresh.refused,
+        translations=config.translations,
     )

@@ -30,6 +30,7 @@ class Verdict:
     manifest_missing: bool = False
     references: int = 0
     lost: int = 0  # pairs of pages one side of which was renamed or deleted: desynchronized too
+    translated: bool = False  # the desynchronized are translations of any number of languages
 
     @property
     def gate(self) -> frozenset[str]:
@@ -78,6 +79,8 @@ class Verdict:
 
     def desync_words(self) -> str:
         n = self.desync
+        if self.translated:
+            return f"{n} translation{'s' if n != 1 else ''} of examples out of sync"
         return f"{n} bilingual example{'s' if n != 1 else ''} out of sync"
 
     def lost_words(self) -> str:
@@ -148,4 +151,5 @@ def decide(
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
         lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
+        translated=any(d.language is not None for d in freshness.desynchronized),
     )

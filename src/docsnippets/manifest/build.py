@@ -57,7 +57,9 @@ Linked = Collection[tuple[str, tuple[int, int], str]]
 
 
 def summarize(inv: Inventory) -> dict[str, Any]:
-    """The counts; part of reports and the catalogue, never of the committed file (every change would rewrite them)."""
+    """The counts; part of reports and the catalogue, never of the committed file (every change would rewrite them).
+
+    A missing twin counts once per page that lacks it (with two languages: once per snippet)."""
     statuses = Counter(s.status for s in inv.snippets)
     relations = Counter(p.relation for p in inv.pairs)
     return {
@@ -69,8 +71,22 @@ def summarize(inv: Inventory) -> dict[str, Any]:
         # pages with snippets and no counterpart file: informational, never a failure
         "untranslated": sum(1 for _, other in inv.counterparts if other is None),
         "status": {k: statuses.get(k, 0) for k in Status},
-        "relation": {**{k: relations.get(k, 0) for k in PAIR_RELATIONS}, Relation.MISSING: len(inv.missing())},
+        "relation": {**{k: relations.get(k, 0) for k in PAIR_RELATIONS}, Relation.MISSING: len(inv.missing_twins())},
+        **(_by_language(inv) if inv.languages else {}),
     }
+
+
+def _by_language(inv: Inventory) -> dict[str, Any]:
+    """Under the translations setting: each language's source pages with snippets and no page
+    in it, and the translation pages with snippets and no source page."""
+    untranslated: dict[str, list[str]] = {}
+    for code, file in inv.untranslated:
+        untranslated.setdefault(code, []).append(file)
+    sources = {file for _, file in inv.untranslated}
+    orphans = sorted(
+        {s.file for s in inv.snippets if inv.language_of(s.file) and not inv.counterparts_of(s.file)} - sources
+    )
+    return {"untranslated_by_language": untranslated, "without_source": orphans}
 
 
 def _check_names(inv: Inventory) -> None:
@@ -262,8 +278,12 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         snippets = [snippets[i] for i in ordered]
         pairs = {(remap[a], remap[b], r) for a, b, r in pairs}
     out = tuple(Pair(a, b, r) for a, b, r in sorted(pairs))
-    languages = groups.languages(data) if grouped else ()
-    return Inventory(tuple(snippets), out, tuple(counterparts), languages=languages)
+    if not grouped:
+        return Inventory(tuple(snippets), out, tuple(counterparts))
+    source = groups.source_language(data)
+    return Inventory(
+        tuple(snippets), out, tuple(counterparts), languages=groups.languages(data), source_language=source
+    )
 
 
 def upgrade(data: dict[str, Any], config: Config) -> dict[str, Any]:

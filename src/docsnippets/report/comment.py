@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.constants import COMMENT_BUDGET
-from docsnippets.judge.compare import Report, move_reasons
+from docsnippets.judge.compare import Desync, Report, move_reasons
 from docsnippets.judge.lost import union
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report import entries as en
@@ -108,22 +108,32 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
     }
 
 
+# Columns one counts table holds at most: wider, GitHub's comment column cuts off the last ones.
+MAX_COLUMNS = 5
+
+
 def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str:
-    rows = [
+    """The non-zero counts: the tree's in one table, the change's in another, each narrow
+    whatever the number of languages."""
+    pairs = "translation pairs" if "untranslated_by_language" in summary else "bilingual pairs"
+    tree = [
         ("snippets", summary["fences"]),
-        ("bilingual pairs", summary["pairs"]),
+        (pairs, summary["pairs"]),
         ("examples", summary["examples"]),
+        ("untranslated pages", summary.get("untranslated", 0)),
     ]
+    change = [("desynchronized", desync)]
     if changes is not None:
-        rows += [
-            ("added", len(changes.added)),
-            ("removed", len(changes.removed)),
-            ("changed", len(changes.changed)),
-            ("moved", len(changes.moved)),
-        ]
-    rows.append(("desynchronized", desync))
-    if summary.get("untranslated"):
-        rows.append(("untranslated pages", summary["untranslated"]))
+        moves = [("added", len(changes.added)), ("removed", len(changes.removed)), ("changed", len(changes.changed))]
+        change = [*moves, ("moved", len(changes.moved)), *change]
+    shown = [row for row in tree if row[1]] or tree[:1]
+    rest = [row for row in change if row[1]]
+    if len(shown) + len(rest) <= MAX_COLUMNS:
+        return _table(shown + rest)
+    return _table(shown) + "\n\n" + _table(rest)
+
+
+def _table(rows: Sequence[tuple[str, int]]) -> str:
     head = "| " + " | ".join(r[0] for r in rows) + " |"
     sep = "|" + "|".join(" ---: " for _ in rows) + "|"
     body = "| " + " | ".join(str(r[1]) for r in rows) + " |"
@@ -172,7 +182,30 @@ def _sections(
         _section("Removed", [ci.removed(item) for item in removed], [s for _, s in listed.removed], short),
         _section("Back in sync", back, [], short),
         _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], [], short),
+        _untranslated(freshness.summary, ctx, short),
     ]
+
+
+NAMED_PAGES = 10  # pages named per language before the rest are counted
+
+
+def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortening) -> dict[str, Any]:
+    """Per language, the source pages with examples and no page in it, and the translation pages
+    without a source page: informational, never a failure, so collapsed."""
+    items = []
+    for code, pages in sorted(summary.get("untranslated_by_language", {}).items()):
+        items.append(f"- {code_span(code)} ({plain(ctx.language_name(code))}): {_pages(pages)}")
+    orphans = summary.get("without_source", [])
+    if orphans:
+        items.append(f"- translation pages with no source page: {_pages(orphans)}")
+    count = sum(len(p) for p in summary.get("untranslated_by_language", {}).values()) + len(orphans)
+    return {**_section("Untranslated pages", items, [], short), "count": count, "collapsed": True}
+
+
+def _pages(pages: Sequence[str]) -> str:
+    named = ", ".join(code_span(p) for p in pages[:NAMED_PAGES])
+    more = len(pages) - NAMED_PAGES
+    return f"{len(pages)} page{'s' if len(pages) != 1 else ''}: {named}" + (f" and {more} more" if more > 0 else "")
 
 
 def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> dict[str, Any]:
@@ -204,11 +237,26 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
     )
     edited = en.edits(changes if changes is not None else freshness)
     in_change = changes is not None and not ctx.base_missing  # else no change to say a side was edited in
-    items = [
-        ci.desync(d, ctx.links, tuple(x.key for x in d.sides) in new_keys, edited, short.shown(n), in_change)
-        for n, d in enumerate(freshness.desynchronized)
-    ]
-    return _section("Desynchronized bilingual examples", items, [], short)
+    items = []
+    for n, group in enumerate(en.desync_groups(freshness.desynchronized)):
+        if len(group) > 1:
+            from docsnippets.report.groupitems import group_entry
+
+            kind = {"new_keys": new_keys, "edited": edited, "with_diff": short.shown(n), "in_change": in_change}
+            items.append(group_entry(group, ctx.links, ctx.language_name, **kind))  # type: ignore[arg-type]
+            continue
+        d = group[0]
+        new = tuple(x.key for x in d.sides) in new_keys
+        items.append(ci.desync(d, ctx.links, new, edited, short.shown(n), in_change, _sides(d, ctx)))
+    section = _section("Desynchronized bilingual examples", items, [], short)
+    return {**section, "count": len(freshness.desynchronized)}
+
+
+def _sides(d: Desync, ctx: CommentContext) -> tuple[str, str]:
+    """The two sides' language names: English and Chinese unless the languages are configured."""
+    if d.language is None:
+        return ci.SIDES
+    return ctx.language_name(d.source_language), ctx.language_name(d.language)
 
 
 def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:

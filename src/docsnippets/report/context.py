@@ -14,6 +14,7 @@ from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
 from docsnippets.links import blob_lines
 
 if TYPE_CHECKING:
+    from docsnippets.config import Translations
     from docsnippets.judge.compare import Report
     from docsnippets.judge.verdict import Verdict
     from docsnippets.snippets.records import Inventory, Snippet
@@ -50,3 +51,14 @@ class CommentContext:
     template: Path | None = None  # a repository's own comment template, else the packaged one
     root: Path | None = None  # the repository the template is in: no symlink followed there
     inventory: Inventory | None = None  # the head tree's, to show translations together
+    translations: Translations | None = None  # the languages and their names, when configured
+
+    def language_name(self, code: str | None) -> str:
+        """A code's display name: the configured or a known one, else the code."""
+        if code is None:
+            return "?"
+        if self.translations is not None:
+            return self.translations.name(code)
+        from docsnippets.config import KNOWN_NAMES
+
+        return KNOWN_NAMES.get(code, code)

@@ -34,7 +34,25 @@ def _desync(d: Desync) -> dict[str, Any]:
     if d.counterpart_file is not None:
         out["counterpart_file"] = d.counterpart_file
     out["new"] = d.new
+    if d.language is not None:
+        out["language"], out["source_language"] = d.language, d.source_language
     return out
+
+
+def _by_language(report: Report) -> dict[str, Any]:
+    """Under the translations setting, each language's findings: its translations out of step
+    (a source example with its twin there) and the source pages it has no page for."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def of(code: str) -> dict[str, Any]:
+        return out.setdefault(code, {"desynchronized": [], "untranslated": []})
+
+    for d in report.desynchronized:
+        if d.language is not None:
+            of(d.language)["desynchronized"].append(_desync(d))
+    for code, pages in report.summary.get("untranslated_by_language", {}).items():
+        of(code)["untranslated"] = list(pages)
+    return dict(sorted(out.items()))
 
 
 def _broken(sid: str, b: BrokenReference) -> dict[str, Any]:
@@ -64,6 +82,8 @@ def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str
         "broken_references": [_broken(sid, b) for sid, b in report.broken_references],
         "lost_pairs": [x.as_json() for x in report.lost],
     }
+    if "untranslated_by_language" in report.summary:
+        out["languages"] = _by_language(report)
     if extra:
         out.update(extra)
     return out

@@ -207,3 +207,16 @@ def edited_side(d: Desync, edited: dict[Key, Change | None]) -> tuple[int, ...]:
 
 def per_file(snippets: Sequence[Snippet]) -> list[tuple[str, int]]:
     return sorted(Counter(s.file for s in snippets).items())
+
+
+def desync_groups(desynchronized: Sequence[Desync]) -> list[tuple[Desync, ...]]:
+    """Each source example with every translation out of step with it, in report order.
+
+    Only entries that know their languages (the translations setting) are grouped: the
+    two-language layout keeps one entry per pair. A translation's example that its source page
+    lacks stays an entry of its own."""
+    groups: dict[object, list[Desync]] = {}
+    for n, d in enumerate(desynchronized):
+        key: object = d.sides[0].key if d.language is not None and d.in_source else n
+        groups.setdefault(key, []).append(d)
+    return [tuple(sorted(g, key=lambda d: d.language or "") if len(g) > 1 else g) for g in groups.values()]

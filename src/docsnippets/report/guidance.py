@@ -122,6 +122,12 @@ def _edited(report: Report) -> set[Key]:
 
 
 def _resync_step(d: Desync, edited: set[Key], links: Links | None, in_change: bool) -> str:
+    """What to do about one pair; under the translations setting it starts with the language."""
+    step = _step(d, edited, links, in_change)
+    return step if d.language is None else f"- {code_span(d.language)}: {step[2:]}"
+
+
+def _step(d: Desync, edited: set[Key], links: Links | None, in_change: bool) -> str:
     if d.relation == "missing" or len(d.sides) != 2:
         s = d.sides[0]
         return f"- translate {location(s, links)} into {code_span(d.counterpart_file or '?')}, or remove it"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from html import escape
 
 from docsnippets.judge.compare import Desync
 from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
@@ -124,41 +125,49 @@ def removed(item: en.Item) -> str:
     return f"- {location(item.after[0], None)}"
 
 
-_SIDE = ("English", "Chinese")
+SIDES = ("English", "Chinese")
 
 
-def _sides_said(touched: tuple[int, ...]) -> str:
+def _sides_said(touched: tuple[int, ...], side: tuple[str, str]) -> str:
     if len(touched) == 2:
         return "this PR edited both sides, differently"
     if not touched:
         return "neither side was edited in this PR"
-    return f"this PR edited the {_SIDE[touched[0]]} side, not the {_SIDE[1 - touched[0]]} one"
+    return f"this PR edited the {side[touched[0]]} side, not the {side[1 - touched[0]]} one"
 
 
 def desync(
-    d: Desync, links: Links | None, new: bool, edited: dict[en.Key, object], with_diff: bool, in_change: bool = True
+    d: Desync,
+    links: Links | None,
+    new: bool,
+    edited: dict[en.Key, object],
+    with_diff: bool,
+    in_change: bool = True,
+    side: tuple[str, str] = SIDES,
 ) -> str:
     """One out-of-sync pair; ``in_change``: there is a change (a PR, a diff against a base with
-    a manifest) to say which side it edited."""
+    a manifest) to say which side it edited; ``side``: the two sides' language names."""
     tag = " · new in this PR" if new else ""
     if d.relation == "missing" or len(d.sides) != 2:
         where = code_span(d.counterpart_file or "?")
         return f"- {location(d.sides[0], links)}: no matching example in {where}{tag}"
     touched = en.edited_side(d, edited)  # type: ignore[arg-type]
-    said = f"; {_sides_said(touched)}" if in_change else ""
+    said = f"; {plain(_sides_said(touched, side))}" if in_change else ""
     line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}{said}"
     if not with_diff:
         return line
     en_side, zh_side = d.sides
-    text = code_diff(en_side.body, zh_side.body, f"en/{en_side.file}", f"zh/{zh_side.file}")
+    codes = (d.source_language or "en", d.language or "zh")
+    text = code_diff(en_side.body, zh_side.body, f"{codes[0]}/{en_side.file}", f"{codes[1]}/{zh_side.file}")
     text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
-    line += collapsed("English vs Chinese code without comments or docstrings", fenced(visible_block(text), "diff"))
+    summary = escape(f"{side[0]} vs {side[1]} code without comments or docstrings")
+    line += collapsed(summary, fenced(visible_block(text), "diff"))
     offer = _patch(d, touched, edited)
     if offer.text is not None:
-        side = _SIDE[1 - touched[0]]
-        line += collapsed(f"Patch that brings the {side} side in line (git apply)", fenced(offer.text, "diff"))
+        other = escape(side[1 - touched[0]])
+        line += collapsed(f"Patch that brings the {other} side in line (git apply)", fenced(offer.text, "diff"))
     elif offer.why is not None:
-        line += f"\n\n  No patch for the {_SIDE[1 - touched[0]]} side: {plain(offer.why)}; edit its code by hand."
+        line += f"\n\n  No patch for the {plain(side[1 - touched[0]])} side: {plain(offer.why)}; edit its code by hand."
     return ended(line)
 
 

@@ -245,9 +245,17 @@ def pair_up(
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
     pairs.sort(key=lambda p: (p.en, p.zh))
-    languages, untranslated = _languages(by_file, found, config) if config.translations else ((), ())
+    if config.translations is None:
+        return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
+    languages, untranslated = _languages(by_file, found, config)
     return Inventory(
-        ordered, tuple(pairs), tuple(counterparts), tuple(notices), languages=languages, untranslated=untranslated
+        ordered,
+        tuple(pairs),
+        tuple(counterparts),
+        tuple(notices),
+        languages=languages,
+        untranslated=untranslated,
+        source_language=config.source_language,
     )
 
 

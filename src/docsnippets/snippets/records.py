@@ -133,8 +133,8 @@ class Inventory:
     ``counterparts`` pairs each file that holds snippets with each existing counterpart file
     (a source page with each translation page, a translation page with its source page), or
     with None when it has none, so that an unaligned snippet can be told apart as *missing*.
-    ``languages`` (file, code) and ``untranslated`` (code, source page without a page in that
-    language) are known only under the ``translations`` setting; with the two-language pair
+    ``languages`` (file, code), ``untranslated`` (code, source page without a page in that
+    language) and ``source_language`` are known only under the ``translations`` setting; with the two-language pair
     rules they stay empty and every report speaks of English and Chinese.
     """
 
@@ -144,6 +144,7 @@ class Inventory:
     notices: tuple[Notice, ...] = ()
     languages: tuple[tuple[str, str], ...] = ()
     untranslated: tuple[tuple[str, str], ...] = ()
+    source_language: str | None = None
 
     @cached_property
     def _counterpart_map(self) -> dict[str, tuple[str, ...]]:
