@@ -20,6 +20,7 @@ from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
 from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
 from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
+from docsnippets.snippets.languages import GroupLayout, language_of_text, recognise_groups, translations_yaml
 from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, is_git_root, origin_repository
@@ -93,19 +94,53 @@ def _config_text(layouts: tuple[Layout, ...]) -> str:
     )
 
 
+def _groups_text(layout: GroupLayout) -> str:
+    return (
+        f"# Written by `docsnippets init` from the file names: {len(layout.languages)} languages, "
+        f"{layout.pairs} translated pages\n"
+        "# pair with their source page under these templates. README's Configuration section lists the\n"
+        "# other settings (`names` gives each language its display name).\n" + translations_yaml(layout)
+    )
+
+
+def _groups_found(groups: list[GroupLayout]) -> str:
+    """What the names show, and the runner-up when another layout fits fewer pages."""
+    found = groups[0].describe()
+    if len(groups) > 1:
+        found += f"; chosen over {groups[1].describe()}, which pairs fewer"
+    return found
+
+
+def _language_of_pages(root: Path, pages: list[str]) -> str | None:
+    """The language a source without a code in its paths is written in, from a few of its pages."""
+    text = []
+    for page in pages[:20]:
+        try:
+            data = read_regular(root / page, root=root)
+        except (OSError, NotRegularFile):
+            continue
+        text.append((data or b"")[:20_000].decode("utf-8", "replace"))
+    return language_of_text("\n".join(text))
+
+
 def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
     existing = next((name for name in CONFIG_FILENAMES if (root / name).exists()), None)
     current = load_config(None, root)
     files = [p for p in WorkTree(root).entries() if current.selects(p)]
     layouts = recognise(files)
     found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
-    if not missing_rules(layouts, Config().pair_rules):
+    groups = recognise_groups(files, lambda pages: _language_of_pages(root, pages))
+    if groups and (len(groups[0].languages) > 2 or not layouts):
+        found = _groups_found(groups)
+        text = _groups_text(groups[0])
+    elif not missing_rules(layouts, Config().pair_rules):
         if layouts:
             found += "; the default pair rules describe it"
         return current, Step(existing, Outcome.KEPT, "exists") if existing else None, found
+    else:
+        text = _config_text(layouts)
     if existing is not None and not force:
         return current, Step(existing, Outcome.KEPT, "exists; --force replaces it"), found
-    text = _config_text(layouts)
     import yaml  # here: only a repository that needs a config pays for it
 
     name = existing or CONFIG_FILENAMES[0]

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docsnippets.constants import FIX_COMMAND
-from docsnippets.judge.compare import Change, Report
+from docsnippets.judge.compare import Change, Desync, Report
 from docsnippets.judge.lost import union
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report.markup import span, visible
@@ -67,7 +67,19 @@ def _listed(report: Report) -> bool:
     return bool(r.added or r.removed or r.changed or r.moved or r.metadata or r.desynchronized or r.broken_references)
 
 
-def _entries(report: Report, inventory: Inventory | None) -> dict[str, list[Entry]]:
+def _language(d: Desync, edited: dict[tuple[str, int], object]) -> str:
+    """``  [de]``, and whether the change left that translation behind, under the translations setting."""
+    if d.language is None:
+        return ""
+    from docsnippets.report import entries as en
+
+    behind = ", left behind by this change" if en.edited_side(d, edited) == (0,) else ""  # type: ignore[arg-type]
+    return f"  [{d.language}{behind}]"
+
+
+def _entries(
+    report: Report, inventory: Inventory | None, edited: dict[tuple[str, int], object]
+) -> dict[str, list[Entry]]:
     by_file: dict[str, list[Entry]] = defaultdict(list)
     if not _listed(report):
         return by_file
@@ -99,7 +111,7 @@ def _entries(report: Report, inventory: Inventory | None) -> dict[str, list[Entr
         first = d.sides[0]
         others = "".join(f" <-> {_loc(s)}" for s in d.sides[1:])
         extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
-        add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}")
+        add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}{_language(d, edited)}")
     for sid, b in report.broken_references:
         label = "import" if b.kind in IMPORT_KINDS else b.kind
         by_file[b.file].append((b.line, f"{label:<8} {b.line}  {visible(b.reason)}  ({sid})"))
@@ -119,6 +131,25 @@ def _moves(report: Report) -> list[str]:
     lines += [f"    {visible(old)} -> {visible(new)}: {n} snippets in {k} files" for old, new, n, k in m.renames]
     lines += [f"    {visible(f)}: {n} snippets on other lines" for f, n in m.shifted]
     return lines
+
+
+def _edits(changes: Report) -> dict[tuple[str, int], object]:
+    from docsnippets.report import entries as en
+
+    return en.edits(changes)  # type: ignore[return-value]
+
+
+def _untranslated(summary: dict[str, object]) -> list[str]:
+    """Per language, the source pages with snippets it has no page for: informational."""
+    by_language: dict[str, list[str]] = summary.get("untranslated_by_language") or {}  # type: ignore[assignment]
+    orphans: list[str] = summary.get("without_source") or []  # type: ignore[assignment]
+    out = []
+    if by_language:
+        counts = ", ".join(f"{code} {len(pages)}" for code, pages in sorted(by_language.items()))
+        out.append(f"source pages with no page in a language (informational): {visible(counts)}")
+    if orphans:
+        out.append(f"translation pages with no source page: {visible(', '.join(orphans))}")
+    return out
 
 
 def _grouped(by_file: dict[str, list[Entry]]) -> list[str]:
@@ -144,11 +175,12 @@ def report_text(
         lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
     else:
         lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
-    lines += _grouped(_entries(report, inventory)) + _moves(report)
+    edited = _edits(changes) if changes is not None else {}
+    lines += _grouped(_entries(report, inventory, edited)) + _moves(report)
     if changes is not None:
         lines.append("compared with the base manifest:")
         plain = replace(changes, desynchronized=())
-        lines += (_grouped(_entries(plain, inventory)) + _moves(plain)) or ["  no snippet changes"]
+        lines += (_grouped(_entries(plain, inventory, edited)) + _moves(plain)) or ["  no snippet changes"]
     lost = union(report.lost, changes.lost if changes is not None else ())
     if lost:
         lines.append("pages that lost their counterpart:")
@@ -156,6 +188,7 @@ def report_text(
     if report.summary.get("untranslated"):
         n = report.summary["untranslated"]
         lines.append(f"{n} untranslated page{'s' if n != 1 else ''} (snippets, no counterpart file): informational")
+    lines += _untranslated(report.summary)
     lines.append(verdict.sentence())
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")
