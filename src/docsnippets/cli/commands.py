@@ -119,8 +119,11 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
             "`docsnippets update` rewrites it",
             file=sys.stderr,
         )
+    from docsnippets.report.catalogue import languages_of
     from docsnippets.report.render import catalogue
 
+    if args.lang not in languages_of(data):
+        raise UsageError(f"--lang {visible(args.lang)}: choose one of {', '.join(languages_of(data))}")
     text = catalogue(mf.upgrade(data, Config()), args.lang)
     if args.output is not None and args.output.resolve() == path.resolve():
         raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")

@@ -165,7 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     rd = sub.add_parser("render", help="print the human catalogue of the manifest")
     rd.add_argument("--root", type=Path, help=paths.ROOT_HELP)
     rd.add_argument("--manifest", type=Path, help="manifest path (default: <root>/documentation-snippets.json)")
-    rd.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the catalogue (default: zh)")
+    rd.add_argument(
+        "--lang",
+        default="zh",
+        help="language of the catalogue: zh, en, or any language the translations setting names (default: zh)",
+    )
     rd.add_argument("--output", type=Path, help="write to this file instead of standard output")
 
     init.add_parser(sub)

@@ -12,9 +12,21 @@ from typing import Any
 from docsnippets.report import templating
 
 
-def _counts(items: Sequence[dict[str, Any]]) -> dict[str, int]:
+def _pairs_of(e: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pairs an entry is in, as {id, relation, members (ids, source first)}: schema 2's one
+    pair, or schema 3's twins."""
+    if e.get("pair"):
+        p = e["pair"]
+        return [{"id": p["id"], "relation": p["relation"], "members": [p["en"], p["zh"]]}]
+    out = []
+    for twin in (e.get("twins") or {}).values():
+        members = [e["id"], twin["snippet"]] if e.get("source") else [twin["snippet"], e["id"]]
+        out.append({"id": twin["id"], "relation": twin["relation"], "members": members})
+    return out
+
+
+def _counts(items: Sequence[dict[str, Any]], pairs: int) -> dict[str, int]:
     """The counts, computed here: the committed manifest holds none (they would make every change conflict)."""
-    pairs = len({e["pair"]["id"] for e in items if e.get("pair")})
     return {
         "fences": len(items),
         "files": len({e["file"] for e in items}),
@@ -24,48 +36,71 @@ def _counts(items: Sequence[dict[str, Any]]) -> dict[str, int]:
     }
 
 
-def _numbers(items: Sequence[dict[str, Any]]) -> tuple[dict[str, str], dict[str, str]]:
-    """``DOC-001``… and ``PAIR-01``… in document order: a view for people, the ids stay stable."""
-    number = {e["id"]: f"DOC-{n + 1:03d}" for n, e in enumerate(items)}
-    pair_number: dict[str, str] = {}
-    for e in items:
-        if e.get("pair") and e["pair"]["id"] not in pair_number:
-            pair_number[e["pair"]["id"]] = f"PAIR-{len(pair_number) + 1:02d}"
-    return number, pair_number
+def _grouped_items(data: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Schema 3's entries, each marked whether its page is the source; when ``lang`` is a
+    translation, only the source's and that translation's, and twins between them."""
+    source = data["selection"]["translations"]["source"]
+    narrow = lang != source and lang in _languages(data)
+    out = []
+    for file, group in data["files"].items():
+        language = group.get("language")
+        if narrow and language not in (source, lang):
+            continue
+        for e in group["snippets"]:
+            twins = e.get("twins") or {}
+            if narrow:
+                twins = {c: t for c, t in twins.items() if lang in (c, language)}
+            out.append({"file": file, **e, "twins": twins, "source": language == source})
+    return out
+
+
+def _languages(data: dict[str, Any]) -> set[str]:
+    translations = data.get("selection", {}).get("translations") or {}
+    return {code for rule in translations.get("pages", []) for code in rule}
+
+
+def languages_of(data: dict[str, Any]) -> list[str]:
+    """The languages ``render --lang`` takes for this manifest: the words' and the configured ones."""
+    return sorted({*templating.words(), *_languages(data)})
 
 
 def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
     from docsnippets.manifest.build import entries
 
-    items = entries(data)
-    number, pair_number = _numbers(items)
+    grouped = data.get("schema") == 3
+    items = _grouped_items(data, lang) if grouped else entries(data)
+    number = {e["id"]: f"DOC-{n + 1:03d}" for n, e in enumerate(items)}
+    # ``DOC-001``… and ``PAIR-01``… in document order: a view for people, the ids stay stable.
+    pair_number: dict[str, str] = {}
+    of: dict[str, list[str]] = {}
+    table: list[dict[str, Any]] = []
+    for e in items:
+        for p in _pairs_of(e):
+            pair_number.setdefault(p["id"], f"PAIR-{len(pair_number) + 1:02d}")
+            of.setdefault(e["id"], []).append(pair_number[p["id"]])
+            if p["members"][0] == e["id"]:
+                members = [number[m] for m in p["members"]]
+                table.append({"number": pair_number[p["id"]], "members": members, "relation": p["relation"]})
     source = data.get("source") or {}
-    rows = [
-        {"number": number[e["id"]], "pair": pair_number[e["pair"]["id"]] if e.get("pair") else None, "entry": e}
-        for e in items
-    ]
-    pairs = [
-        {
-            "number": pair_number[p["id"]],
-            "members": [number[p["en"]], number[p["zh"]]],
-            "relation": p["relation"],
-        }
-        for p in (e["pair"] for e in items if e.get("pair") and e["pair"]["en"] == e["id"])
-    ]
+    rows = [{"number": number[e["id"]], "pair": ", ".join(of.get(e["id"], [])) or None, "entry": e} for e in items]
+    words = templating.words()
+    w = words.get(lang, words["en"])
     return {
-        "w": templating.words()[lang],
+        "w": {**w, "counts": w["counts_groups"] if grouped else w["counts"]},
         "source": {
             "repo": source.get("repository"),
             "commit": source.get("commit"),
             "server": source.get("server_url") or "https://github.com",
         },
-        "counts": _counts(items),
+        "counts": _counts(items, len(pair_number)),
         "rows": rows,
-        "pairs": pairs,
+        "pairs": table,
     }
 
 
 def catalogue(data: dict[str, Any], lang: str = "zh") -> str:
-    """The catalogue of a schema-2 manifest in ``lang`` (a key of words.yaml)."""
+    """The catalogue of a schema-2 or schema-3 manifest in ``lang``: words.yaml's words for it
+    (English for a language it has none for); under schema 3 a translation's catalogue pairs
+    the source with that translation only."""
     template, name = templating.load(None, "catalogue.md.j2", root=None)
     return templating.render(template, name, context(data, lang)).rstrip() + "\n"
