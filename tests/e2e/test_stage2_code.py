@@ -4,19 +4,17 @@ and code; skipped without it)."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 from tests.support.corpus import BASE, CODE, copy_tree, docs_with_code, need
 from tests.support.fake_github import FakeGitHub
-from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, TOKEN, Scenario, diff_files
-from tests.support.stage2_pr import workflow_run
+from tests.support.scenario import HEAD_SHA, MANIFEST, REPO, TOKEN
+from tests.support.stage2_pr import fork_pr, report
 
 from docsnippets.cli import main
 
-FORK, BRANCH = "someone", "fix-docs"
 COMMON = "slime/agent/adapters/common.py"
 AGENT = ("docs/en/get_started/agent.md", "docs/zh/get_started/agent.md")
 CAVEAT = "not checked against the code here"
@@ -32,33 +30,6 @@ def _edit(root: Path, path: str, old: str, new: str) -> None:
     text = file.read_text(encoding="utf-8")
     assert old in text, old
     file.write_text(text.replace(old, new), encoding="utf-8")
-
-
-def _publish(fake: FakeGitHub, sha: str, tree: Path) -> None:
-    repo = fake.repos.get(REPO) or fake.add_repo(REPO)
-    for path in sorted(tree.rglob("*")):
-        if path.is_file():
-            repo.add_file(sha, path.relative_to(tree).as_posix(), path.read_bytes())
-
-
-def fork_pr(tmp: Path, fake: FakeGitHub, base: Path, head: Path, fail_on: str) -> tuple[Scenario, Scenario]:
-    """PR #42 from someone:fix-docs: stage 1 on a checkout of the head, and stage 2 on the
-    default branch's checkout, with the trusted token."""
-    _publish(fake, BASE_SHA, base)
-    _publish(fake, HEAD_SHA, head)
-    repo = fake.repos[REPO]
-    repo.add_pull(42, diff_files(base, head), head_sha=HEAD_SHA, base_sha=BASE_SHA, head_label=f"{FORK}:{BRANCH}")
-    inputs = {"INPUT_FAIL-ON": fail_on, "INPUT_STATUS-CONTEXT": "docsnippets", "GITHUB_RUN_ID": "777"}
-    (tmp / "runner1").mkdir()
-    stage1 = Scenario(head, tmp / "runner1", fake, head_repo=f"{FORK}/slime", inputs=dict(inputs))
-    workspace = shutil.copytree(base, tmp / "default-branch")
-    (tmp / "runner2").mkdir()
-    stage2 = Scenario(workspace, tmp / "runner2", fake, event_name="workflow_run", event=workflow_run(), inputs=inputs)
-    return stage1, stage2
-
-
-def report(scenario: Scenario, result) -> dict:
-    return json.loads(scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@ head served by the fake API only, and the ``workflow_run`` event of its stage 1 
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +12,7 @@ from typing import Any
 
 from tests.support.corpus import write
 from tests.support.fake_github import FakeGitHub, changed
-from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario, manifest_of
+from tests.support.scenario import BASE_SHA, HEAD_SHA, MANIFEST, REPO, Scenario, diff_files, manifest_of
 
 FORK = "someone"
 BRANCH = "fix-docs"
@@ -102,3 +104,30 @@ def small_pr(
     scenario = Scenario(workspace, runner, fake, event_name="workflow_run", event=workflow_run())
     scenario.inputs.update({"INPUT_STATUS-CONTEXT": "docsnippets", "GITHUB_RUN_ID": "777"})
     return SmallPR(scenario, fake, base_manifest, committed)
+
+
+def publish(fake: FakeGitHub, sha: str, tree: Path) -> None:
+    repo = fake.repos.get(REPO) or fake.add_repo(REPO)
+    for path in sorted(tree.rglob("*")):
+        if path.is_file():
+            repo.add_file(sha, path.relative_to(tree).as_posix(), path.read_bytes())
+
+
+def fork_pr(tmp: Path, fake: FakeGitHub, base: Path, head: Path, fail_on: str) -> tuple[Scenario, Scenario]:
+    """PR #42 from someone:fix-docs: stage 1 on a checkout of the head, and stage 2 on the
+    default branch's checkout, with the trusted token."""
+    publish(fake, BASE_SHA, base)
+    publish(fake, HEAD_SHA, head)
+    repo = fake.repos[REPO]
+    repo.add_pull(42, diff_files(base, head), head_sha=HEAD_SHA, base_sha=BASE_SHA, head_label=f"{FORK}:{BRANCH}")
+    inputs = {"INPUT_FAIL-ON": fail_on, "INPUT_STATUS-CONTEXT": "docsnippets", "GITHUB_RUN_ID": "777"}
+    (tmp / "runner1").mkdir()
+    stage1 = Scenario(head, tmp / "runner1", fake, head_repo=f"{FORK}/slime", inputs=dict(inputs))
+    workspace = shutil.copytree(base, tmp / "default-branch")
+    (tmp / "runner2").mkdir()
+    stage2 = Scenario(workspace, tmp / "runner2", fake, event_name="workflow_run", event=workflow_run(), inputs=inputs)
+    return stage1, stage2
+
+
+def report(scenario: Scenario, result) -> dict:
+    return json.loads(scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8"))

@@ -1,0 +1,109 @@
+"""Reports of many languages stay short: one entry per source example, one diff per distinct
+translated variant, narrow count tables, and a comment within GitHub's limit at 30 languages."""
+
+from __future__ import annotations
+
+import re
+
+from docsnippets.config import Config, from_mapping
+from docsnippets.constants import GITHUB_COMMENT_LIMIT
+from docsnippets.judge.compare import compare
+from docsnippets.judge.verdict import decide
+from docsnippets.report import render
+from docsnippets.report.data import report_json
+from docsnippets.report.text import report_text
+from docsnippets.snippets.extract import snippets_from_text
+from docsnippets.snippets.pairs import pair_up
+
+CODES = ("en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "tr", "uk", "zh", "zh-hant", "pl", "nl")
+CODES += ("sv", "da", "fi", "nb", "cs", "sk", "hu", "ro", "bg", "el", "he", "ar", "fa", "hi", "vi")
+
+
+def config_of(codes) -> Config:
+    pages = {code: f"docs/{code}/{{path}}" for code in codes}
+    return from_mapping({"translations": {"pages": pages}}, "cfg")
+
+
+def example(n: int, variant: str) -> str:
+    name = variant.replace("-", "_")
+    return f"async def handler_{n}(q):\n    value = await fetch_{n}_{name}(q)\n    return value\n"
+
+
+def tree(codes, examples: int, source_variant: str, distinct: bool) -> dict[str, str]:
+    out = {}
+    for code in codes:
+        variant = source_variant if code == "en" else (f"old-{code}" if distinct else "old")
+        body = "".join(f"## {n}\n\n```python\n{example(n, variant)}```\n\n" for n in range(examples))
+        out[f"docs/{code}/guide.md"] = body
+    return out
+
+
+def inventory(config: Config, files: dict[str, str]):
+    snippets = [s for path, text in files.items() for s in snippets_from_text(path, text, config)]
+    return pair_up(snippets, set(files), config)
+
+
+def the_change(codes, examples: int, distinct: bool):
+    config = config_of(codes)
+    before = inventory(config, tree(codes, examples, "old" if not distinct else "old-en", distinct))
+    before_fresh = tree(codes, examples, "old" if not distinct else "old-en", distinct)
+    after = inventory(
+        config, {**before_fresh, "docs/en/guide.md": tree(("en",), examples, "new", distinct)["docs/en/guide.md"]}
+    )
+    return config, compare(before, after), after
+
+
+def comment_of(config, report, after) -> str:
+    """The comment of a branch whose manifest is fresh; ``report`` is what it changed since the base."""
+    freshness = compare(after, after)
+    verdict = decide(freshness, "desync", changes=report)
+    ctx = render.CommentContext(
+        marker="<!-- m -->", verdict=verdict, changes=report, inventory=after, translations=config.translations
+    )
+    return render.comment(freshness, ctx)
+
+
+def test_thirty_languages_every_one_left_behind_fits_one_comment():
+    config, report, after = the_change(CODES, examples=12, distinct=True)
+    assert len(report.desynchronized) == 12 * 29
+    text = comment_of(config, report, after)
+    assert len(text) <= GITHUB_COMMENT_LIMIT
+    assert "### ❌ docsnippets: 348 translations of examples out of sync (fail-on desync)" in text
+    first = next(line for line in text.splitlines() if line.startswith("- the English example at"))
+    assert first.endswith("29 translations still show the old code: " + ", ".join(f"`{c}`" for c in sorted(CODES[1:])))
+
+
+def test_translations_that_share_their_code_share_one_diff_and_one_patch():
+    config, report, after = the_change(("en", "de", "fr", "ja"), examples=1, distinct=False)
+    text = comment_of(config, report, after)
+    assert text.count("the code without comments or docstrings") == 1
+    assert "English vs de, fr, ja (3 translations with this code)" in text
+    assert text.count("Patch that brings de, fr, ja in line (git apply)") == 1
+    assert text.count("+++ b/docs/") == 3  # the one patch holds every page it brings in line
+
+
+def test_each_translation_has_its_own_diff_when_each_has_its_own_code():
+    config, report, after = the_change(("en", "de", "fr"), examples=1, distinct=True)
+    text = comment_of(config, report, after)
+    assert "English vs de: the code" in text and "English vs fr: the code" in text
+
+
+def _columns(text: str) -> list[int]:
+    return [line.count("|") - 1 for line in text.splitlines() if re.fullmatch(r"\|( ---: \|)+", line)]
+
+
+def test_the_count_tables_stay_narrow_for_two_and_for_twelve_languages():
+    for codes in (CODES[:2], CODES[:12]):
+        config, report, after = the_change(codes, examples=3, distinct=True)
+        widths = _columns(comment_of(config, report, after))
+        assert widths and max(widths) <= 5, widths
+
+
+def test_the_terminal_and_json_reports_carry_each_language():
+    _, report, after = the_change(("en", "de", "fr"), examples=1, distinct=True)
+    text = report_text(report, changes=report, inventory=after)
+    assert "[de, left behind by this change]" in text and "[fr, left behind by this change]" in text
+    data = report_json(report)
+    assert sorted(data["languages"]) == ["de", "fr"]
+    assert data["languages"]["de"]["desynchronized"][0]["language"] == "de"
+    assert data["languages"]["de"]["desynchronized"][0]["source_language"] == "en"
