@@ -83,34 +83,26 @@ def check(data: dict[str, Any], by_id: dict[str, tuple[str, dict[str, Any]]], ba
         for code, other in (group.get("counterparts") or {}).items():
             if other == file:
                 raise bad(f"files[{file!r}].counterparts[{code!r}] must be another file")
+
+    def twin_problem(sid: str, file: str, code: str, twin: dict[str, Any]) -> str | None:
+        partner = by_id.get(twin["snippet"])
+        language = files[file].get("language")
+        if partner is None or twin["snippet"] == sid:
+            return f"its twin {twin['snippet']!r} is absent"
+        other_file, other = partner
+        if (files[file].get("counterparts") or {}).get(code) != other_file or files[other_file].get("language") != code:
+            return f"its twin is not in the {code} counterpart file"
+        if (other.get("twins") or {}).get(language or "") != {**twin, "snippet": sid}:
+            return f"its twin {twin['snippet']!r} does not name the same pair"
+        if source not in (language, code):
+            return f"a twin pairs a page with its source page ({source})"
+        first, second = (sid, twin["snippet"]) if language == source else (twin["snippet"], sid)
+        if twin["relation"] not in PAIR_RELATIONS or twin["id"] != pair_id_of(first, second):
+            return "pair relation or id is not valid"
+        return None
+
     for sid, (file, entry) in by_id.items():
         for code, twin in (entry.get("twins") or {}).items():
-            _check_twin(sid, file, code, twin, files, by_id, source, bad)
-
-
-def _check_twin(
-    sid: str,
-    file: str,
-    code: str,
-    twin: dict[str, Any],
-    files: dict[str, Any],
-    by_id: dict[str, tuple[str, dict[str, Any]]],
-    source: str,
-    bad: Bad,
-) -> None:
-    at = f"files[{file!r}] snippet {sid}.twins[{code!r}]"
-    partner = by_id.get(twin["snippet"])
-    language = files[file].get("language")
-    if partner is None or twin["snippet"] == sid:
-        raise bad(f"{at}: its twin {twin['snippet']!r} is absent")
-    other_file, other = partner
-    if (files[file].get("counterparts") or {}).get(code) != other_file or files[other_file].get("language") != code:
-        raise bad(f"{at}: its twin is not in the {code} counterpart file")
-    mirrored = (other.get("twins") or {}).get(language or "")
-    if mirrored != {**twin, "snippet": sid}:
-        raise bad(f"{at}: its twin {twin['snippet']!r} does not name the same pair")
-    if source not in (language, code):
-        raise bad(f"{at}: a twin pairs a page with its source page ({source})")
-    first, second = (sid, twin["snippet"]) if language == source else (twin["snippet"], sid)
-    if twin["relation"] not in PAIR_RELATIONS or twin["id"] != pair_id_of(first, second):
-        raise bad(f"{at}: pair relation or id is not valid")
+            problem = twin_problem(sid, file, code, twin)
+            if problem is not None:
+                raise bad(f"files[{file!r}] snippet {sid}.twins[{code!r}]: {problem}")
