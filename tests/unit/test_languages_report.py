@@ -107,3 +107,17 @@ def test_the_terminal_and_json_reports_carry_each_language():
     assert sorted(data["languages"]) == ["de", "fr"]
     assert data["languages"]["de"]["desynchronized"][0]["language"] == "de"
     assert data["languages"]["de"]["desynchronized"][0]["source_language"] == "en"
+
+
+def test_an_example_added_in_every_language_is_one_entry():
+    codes = ("en", "de", "fr", "ja")
+    config = config_of(codes)
+    before = inventory(config, tree(codes, 1, "old", False))
+    after = inventory(config, tree(codes, 2, "old", False))
+    report = compare(before, after)
+    assert report.reasons == ("1 example added with their translations",)
+    text = comment_of(config, report, after)
+    assert "#### Added (4)" in text
+    assert "`docs/{en,de,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14" in text
+    assert "added in 4 languages, same code" in text
+    assert "(and 3 translations, same code)" in report_text(report, changes=report, inventory=after)

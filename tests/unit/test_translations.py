@@ -184,3 +184,19 @@ def test_two_branches_that_touch_different_translations_of_one_page_merge():
     assert merged.conflicts == ()
     both = {**files, page("de"): fence(A) + fence(B), page("ja"): fence(B) + fence(A)}
     assert mf.dumps(merged.data) == mf.dumps(mf.build(inventory(cfg, both), cfg))
+
+
+def test_a_change_to_one_translation_is_not_held_to_another_translations_old_debt(tmp_path):
+    from tests.support.corpus import write
+    from tests.support.judging import check, update
+
+    cfg = groups_config()
+    files = {page("en"): fence(A), page("de"): fence(A), page("ja"): fence(A2), page("zh-hant"): fence(A)}
+    root = write(tmp_path / "t", files)
+    update(root, cfg, root / "m.json")
+    (root / page("de")).write_text(fence(A2.replace("2)", "5)")), encoding="utf-8")
+    update(root, cfg, root / "m.json")
+    found = check(root, cfg, root / "m.json", changed=[page("de")])
+    assert [d.language for d in found.freshness.desynchronized] == ["de"]  # ja's old debt is not this change's
+    found = check(root, cfg, root / "m.json", changed=[page("en")])
+    assert sorted(d.language for d in found.freshness.desynchronized) == ["de", "ja"]

@@ -34,7 +34,9 @@ def warn_pairing(inventory: Inventory, config: Config, source: FileSource, *, wh
     hint = pairing_hint(inventory, config, lambda rel: config.selects(rel) and source.kind(rel) is not None)
     if hint:
         warn(hint)
-    elif whole_tree and not any(other is not None for _, other in inventory.counterparts):
+    elif (
+        whole_tree and config.translations is None and not any(other is not None for _, other in inventory.counterparts)
+    ):
         from docsnippets.snippets.layouts import missing_rules, pairs_under, recognise  # only when nothing paired
 
         files = [p for p in source.entries() if config.selects(p)]

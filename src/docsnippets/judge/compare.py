@@ -236,10 +236,12 @@ def compare(
     strict_lines: bool = False,
     settings_changed: bool = False,
     touched: Sequence[str] | None = None,
+    edited: Sequence[str] | None = None,
 ) -> Report:
     """How ``after`` differs from ``before``; ``fresh`` when the manifest needs no update.
 
-    ``touched`` limits the desynchronized list to pairs that involve those files.
+    ``touched`` limits the desynchronized list to pairs that involve those files (see
+    :func:`involves` for ``edited``).
     """
     mapping = match(before, after)
     reverse = {j: i for i, j in mapping.items()}
@@ -261,13 +263,10 @@ def compare(
     before_desync, before_members = _desync_sets(before)
     after_desync, after_members = _desync_sets(after)
     touched_set = set(touched) if touched is not None else None
+    edited_set = set(edited) if edited is not None else None
 
     def relevant(d: Desync) -> bool:
-        return (
-            touched_set is None
-            or any(s.file in touched_set for s in d.sides)
-            or (d.counterpart_file is not None and d.counterpart_file in touched_set)
-        )
+        return touched_set is None or involves(d, touched_set, edited_set)
 
     desync = []
     for d in after_desync:
@@ -295,15 +294,23 @@ def compare(
     )
 
 
-def limit_desync(report: Report, touched: Sequence[str] | None) -> Report:
+def involves(d: Desync, touched: set[str], edited: set[str] | None) -> bool:
+    """Whether an out-of-sync pair concerns a change: one of its pages is ``touched`` (a page the
+    change edited, or a counterpart of one). Under the translations setting, only a page the
+    change itself ``edited`` counts, so a PR that edits the German page is not held to the old
+    debt of the French one, which shares only the English page with it."""
+    pages = {s.file for s in d.sides} | ({d.counterpart_file} if d.counterpart_file else set())
+    if d.language is not None and edited is not None:
+        return bool(pages & edited)
+    return bool(pages & touched)
+
+
+def limit_desync(report: Report, touched: Sequence[str] | None, edited: Sequence[str] | None = None) -> Report:
     """Only the desynchronized pairs that involve ``touched`` files (all of them when None)."""
     if touched is None:
         return report
-    keep = set(touched)
-    desync = tuple(
-        d for d in report.desynchronized if any(s.file in keep for s in d.sides) or (d.counterpart_file or "") in keep
-    )
-    return replace(report, desynchronized=desync)
+    keep, mine = set(touched), set(edited) if edited is not None else None
+    return replace(report, desynchronized=tuple(d for d in report.desynchronized if involves(d, keep, mine)))
 
 
 def all_lost(freshness: Report, changes: Report | None) -> tuple[LostPair, ...]:

@@ -130,7 +130,8 @@ def judge(case: Case) -> Judgement:
     if case.references and config.references:
         found = code_findings(source, current, config, case.changed, touched)
         freshness = replace(freshness, broken_references=found)
-    freshness = limit_desync(manifest_reasons(freshness, data, config), touched)
+    edited = [p for p in case.changed if config.selects(p)] if case.changed is not None else None
+    freshness = limit_desync(manifest_reasons(freshness, data, config), touched, edited)
     changes = None
     if case.base is not None:
         before = case.base.inventory
@@ -140,7 +141,7 @@ def judge(case: Case) -> Judgement:
         whole_tree = touched is None or case.base.missing
         read = [t for t in touched or () if t not in refused]
         after = current if whole_tree else overlay(before, fresh, read, config, source)
-        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
+        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched, edited=edited)
     return Judgement(
         freshness=freshness,
         changes=changes,

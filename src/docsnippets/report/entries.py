@@ -29,6 +29,8 @@ class Counterparts:
     english: frozenset[str] = frozenset()
     chinese: frozenset[str] = frozenset()
     counterpart_file: dict[str, str | None] = field(default_factory=dict)
+    # Any number of languages: a source example -> its twins, a translation's -> its source's.
+    group: dict[Key, tuple[Key, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, inventory: Inventory | None) -> Counterparts:
@@ -39,6 +41,12 @@ class Counterparts:
         for p in inventory.pairs:
             partner[s[p.en].key] = (s[p.zh], p.relation)
             partner[s[p.zh].key] = (s[p.en], p.relation)
+        if inventory.languages:  # any number of languages: no page is "the English" or "the Chinese" one
+            group: dict[Key, tuple[Key, ...]] = {}
+            for p in inventory.pairs:
+                group[s[p.en].key] = (*group.get(s[p.en].key, ()), s[p.zh].key)
+                group[s[p.zh].key] = (s[p.en].key,)
+            return cls(partner, counterpart_file=dict(inventory.counterparts), group=group)
         return cls(
             partner,
             frozenset(s[p.en].file for p in inventory.pairs),
@@ -95,7 +103,8 @@ def braced(paths: Sequence[str]) -> str:
 
 
 def _pairwise(snippets: Sequence[Snippet], cp: Counterparts) -> list[tuple[int, ...]]:
-    """Indices grouped into twins (both members in ``snippets``), in order of first appearance."""
+    """Indices grouped into twins (every member in ``snippets``), in order of first appearance;
+    under the translations setting a source example with every translation of it listed."""
     where = {s.key: n for n, s in enumerate(snippets)}
     used: set[int] = set()
     groups: list[tuple[int, ...]] = []
@@ -103,8 +112,12 @@ def _pairwise(snippets: Sequence[Snippet], cp: Counterparts) -> list[tuple[int, 
         if n in used:
             continue
         other = cp.partner.get(s.key)
-        m = where.get(other[0].key) if other else None
-        group = (n,) if m is None or m in used or m == n else (n, m)
+        keys = cp.group.get(s.key) or ((other[0].key,) if other else ())
+        if len(keys) == 1 and s.key in cp.group.get(keys[0], ()):  # a translation: its source's whole group
+            keys = (keys[0], *cp.group[keys[0]])
+        members = [] if s.key in keys else [n]
+        members += [m for k in keys if (m := where.get(k)) is not None and m not in used]
+        group = tuple(dict.fromkeys(members))
         used.update(group)
         groups.append(group)
     return groups

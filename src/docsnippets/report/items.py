@@ -55,6 +55,11 @@ def ended(entry: str) -> str:
     return entry + "\n" if entry.endswith("</details>") else entry
 
 
+def _both(item: en.Item) -> str:
+    """``both`` for twins, ``all 12`` for a source example and its translations."""
+    return "both" if len(item.after) == 2 else f"all {len(item.after)}"
+
+
 def _lines(s: Snippet) -> str:
     return span(s.code_lines)
 
@@ -86,11 +91,15 @@ def changed(item: en.Item, links: Links | None, with_diff: bool) -> str:
     was = "" if item.twins else _was(before[0], after[0])
     line = f"- {_where(item, links)}{was} · {code_span(after[0].status)}"
     if item.twins:
-        line += " · the same change in both" if item.same else " · changed differently (both diffs below)"
+        line += (
+            f" · the same change in {_both(item)}"
+            if item.same
+            else f" · changed differently ({_both(item)} diffs below)"
+        )
     if not with_diff:
         return line
     if item.same:
-        return ended(line + _diff(before[0], after[0], "What changed" + (" (in both)" if item.twins else "")))
+        return ended(line + _diff(before[0], after[0], "What changed" + (f" (in {_both(item)})" if item.twins else "")))
     n = len(after)
     pairs = enumerate(zip(before, after, strict=True))
     return ended(line + "".join(_diff(b, a, f"What changed ({k + 1} of {n})") for k, (b, a) in pairs if b))
@@ -100,7 +109,9 @@ def added(item: en.Item, links: Links | None, with_code: bool) -> str:
     s = item.after[0]
     line = f"- {_where(item, links)} · {code_span(s.status)}"
     if item.twins:
-        line += " · added in both languages" + (", same code" if item.same else ", different code")
+        n = len(item.after)
+        line += " · added in both languages" if n == 2 else f" · added in {n} languages"
+        line += ", same code" if item.same else ", different code"
         line += ", strings translated" if item.state == "translated" else ""
     elif item.state == "missing":
         line += f" · no {item.other_language or 'translated'} counterpart yet"
@@ -121,7 +132,7 @@ def added(item: en.Item, links: Links | None, with_code: bool) -> str:
 
 def removed(item: en.Item) -> str:
     if item.twins:
-        return f"- {_where(item, None)} · removed from both"
+        return f"- {_where(item, None)} · removed from {_both(item)}"
     return f"- {location(item.after[0], None)}"
 
 

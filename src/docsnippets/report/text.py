@@ -49,6 +49,8 @@ _STATES = {
 
 def _twin(item: en.Item, how: str) -> str:
     """``(and <counterpart>:<lines>, <how>)`` for twins shown as one entry."""
+    if len(item.after) > 2:
+        return f"  (and {len(item.after) - 1} translations, {how})"
     return f"  (and {_loc(item.after[1])}, {how})" if item.twins else ""
 
 
