@@ -36,10 +36,10 @@ def _rewrite(root: Path, change: dict) -> bytes:
 
 
 def test_newer_schema_is_refused_and_left_byte_identical(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    raw = _rewrite(root, {"schema": 3, "newfield": {"kept": True}})
+    raw = _rewrite(root, {"schema": 4, "newfield": {"kept": True}})
     assert _update(root) == 2
     err = capsys.readouterr().err
-    assert M in err and "schema 3" in err and "upgrade docsnippets" in err
+    assert M in err and "schema 4" in err and "upgrade docsnippets" in err
     assert err.count("\n") == 1
     assert (root / M).read_bytes() == raw
 
