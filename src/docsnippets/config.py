@@ -144,40 +144,6 @@ class Translations:
     def selection(self) -> dict[str, Any]:
         return {"source": self.source, "pages": [dict(rule.templates) for rule in self.rules]}
 
-    def name(self, code: str) -> str:
-        """The display name of ``code``: the configured one, a known one, else the code itself."""
-        return dict(self.names).get(code) or KNOWN_NAMES.get(code.lower().replace("_", "-"), code)
-
-
-# English names of the codes projects commonly use; ``translations.names`` overrides them.
-KNOWN_NAMES = {
-    "en": "English",
-    "zh": "Chinese",
-    "zh-cn": "Simplified Chinese",
-    "zh-hans": "Simplified Chinese",
-    "zh-hant": "Traditional Chinese",
-    "zh-tw": "Traditional Chinese",
-    "de": "German",
-    "es": "Spanish",
-    "fr": "French",
-    "it": "Italian",
-    "ja": "Japanese",
-    "ko": "Korean",
-    "pt": "Portuguese",
-    "pt-br": "Brazilian Portuguese",
-    "ru": "Russian",
-    "tr": "Turkish",
-    "uk": "Ukrainian",
-    "pl": "Polish",
-    "nl": "Dutch",
-    "vi": "Vietnamese",
-    "id": "Indonesian",
-    "fa": "Persian",
-    "ar": "Arabic",
-    "he": "Hebrew",
-    "hi": "Hindi",
-}
-
 
 @dataclass(frozen=True)
 class Config:

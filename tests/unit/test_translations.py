@@ -12,6 +12,7 @@ from docsnippets.git.merge_driver import merge
 from docsnippets.judge.compare import compare
 from docsnippets.manifest import build as mf
 from docsnippets.manifest.io import ManifestError
+from docsnippets.report.context import CommentContext
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import page_pairs, pair_up
 
@@ -53,8 +54,8 @@ def test_the_setting_names_languages_source_and_names():
     assert cfg.translations is not None
     assert cfg.translations.languages == ("zh-Hans", "en", "pt-BR")
     assert cfg.source_language == "zh-Hans"
-    assert cfg.translations.name("zh-Hans") == "简体中文" and cfg.translations.name("pt-BR") == "Brazilian Portuguese"
-    assert cfg.translations.name("xx") == "xx"
+    names = CommentContext(marker="", translations=cfg.translations).language_name
+    assert names("zh-Hans") == "简体中文" and names("pt-BR") == "Brazilian Portuguese" and names("xx") == "xx"
     assert cfg.counterparts("docs/source_en/a.md") == [("en", "zh-Hans", "docs/source/a.md")]
     assert [c[1] for c in cfg.counterparts("docs/source/a.md")] == ["en", "pt-BR"]
     assert "pair_rules" not in cfg.selection() and cfg.selection()["translations"]["source"] == "zh-Hans"

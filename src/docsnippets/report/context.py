@@ -20,6 +20,36 @@ if TYPE_CHECKING:
     from docsnippets.snippets.records import Inventory, Snippet
 
 
+# English names of the codes projects commonly use; ``translations.names`` overrides them.
+KNOWN_NAMES = {
+    "en": "English",
+    "zh": "Chinese",
+    "zh-cn": "Simplified Chinese",
+    "zh-hans": "Simplified Chinese",
+    "zh-hant": "Traditional Chinese",
+    "zh-tw": "Traditional Chinese",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "pt": "Portuguese",
+    "pt-br": "Brazilian Portuguese",
+    "ru": "Russian",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "pl": "Polish",
+    "nl": "Dutch",
+    "vi": "Vietnamese",
+    "id": "Indonesian",
+    "fa": "Persian",
+    "ar": "Arabic",
+    "he": "Hebrew",
+    "hi": "Hindi",
+}
+
+
 @dataclass(frozen=True)
 class Links:
     """Where the reviewer's links point: always the PR's own repository and head commit."""
@@ -54,11 +84,8 @@ class CommentContext:
     translations: Translations | None = None  # the languages and their names, when configured
 
     def language_name(self, code: str | None) -> str:
-        """A code's display name: the configured or a known one, else the code."""
+        """A code's display name: the configured one, a known one, else the code itself."""
         if code is None:
             return "?"
-        if self.translations is not None:
-            return self.translations.name(code)
-        from docsnippets.config import KNOWN_NAMES
-
-        return KNOWN_NAMES.get(code, code)
+        named = dict(self.translations.names) if self.translations is not None else {}
+        return named.get(code) or KNOWN_NAMES.get(code.lower().replace("_", "-"), code)

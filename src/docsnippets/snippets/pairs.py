@@ -9,6 +9,7 @@ from typing import TypeVar
 from docsnippets.config import Config, PageRule
 from docsnippets.constants import Relation
 from docsnippets.snippets import classify
+from docsnippets.snippets.pages import page_languages, page_pairs
 from docsnippets.snippets.records import Inventory, Notice, Pair, Snippet
 
 T = TypeVar("T")
@@ -25,34 +26,6 @@ MAX_BAND = 50
 # linear, and one file pair spends at most MAX_PAIR_CELLS on exact ones.
 MAX_RATIO_CELLS = 40_000
 MAX_PAIR_CELLS = 500_000
-
-
-# (source page, translation page, the translation's language code)
-PagePair = tuple[str, str, str]
-
-
-def page_pairs(files: Collection[str], config: Config) -> list[PagePair]:
-    """Every (source page, translation page, language) whose two pages are in ``files``.
-
-    Pages are taken in path order and rules in order, and the first rule whose counterpart
-    is present wins: a translation page has one source page, a source page one translation
-    per language, and no page is both. With two languages every page is in at most one pair.
-    """
-    source = config.source_language
-    source_of: dict[str, str] = {}  # translation page -> its source page
-    taken: dict[str, set[str]] = {}  # source page -> the languages it is paired in
-    out: list[PagePair] = []
-    for path in sorted(files):
-        for side, other_side, other in config.counterparts(path):
-            if other not in files:
-                continue
-            src, tr, language = (path, other, other_side) if side == source else (other, path, side)
-            if tr in source_of or tr in taken or src in source_of or language in taken.get(src, ()):
-                continue
-            source_of[tr] = src
-            taken.setdefault(src, set()).add(language)
-            out.append((src, tr, language))
-    return out
 
 
 def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, str]]:
@@ -247,7 +220,7 @@ def pair_up(
     pairs.sort(key=lambda p: (p.en, p.zh))
     if config.translations is None:
         return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
-    languages, untranslated = _languages(by_file, found, config)
+    languages, untranslated = page_languages(by_file, found, config)
     return Inventory(
         ordered,
         tuple(pairs),
@@ -257,29 +230,6 @@ def pair_up(
         untranslated=untranslated,
         source_language=config.source_language,
     )
-
-
-def _languages(
-    by_file: Mapping[str, object], found: Sequence[PagePair], config: Config
-) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    """The language of every page with snippets or paired with one, and (language, source page)
-    for each source page with snippets that has no page in that language."""
-    source = config.source_language
-    language: dict[str, str] = {}
-    for src, tr, code in found:
-        language[src], language[tr] = source, code
-    for file in by_file:
-        if file not in language:
-            code = config.language_of(file)
-            if code is not None:
-                language[file] = code
-    has = {(src, code) for src, _, code in found}
-    untranslated = []
-    for file in by_file:
-        if language.get(file) == source:
-            expected = dict.fromkeys(side for _, side, _ in config.counterparts(file))
-            untranslated += [(code, file) for code in expected if (file, code) not in has]
-    return tuple(sorted(language.items())), tuple(sorted(untranslated))
 
 
 def _settled(
