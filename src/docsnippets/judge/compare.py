@@ -176,14 +176,13 @@ def _members(d: Desync) -> tuple[Member, ...]:
     return tuple((i, d.language) for i in d.indices)
 
 
-def _codes(inv: Inventory, first: str, other: str) -> dict[str, Any]:
-    """The translation's and the source's language for a pair or a missing twin between two pages."""
+def _codes(inv: Inventory, first: str, other: str) -> tuple[str | None, str | None, bool]:
+    """(the translation's language, the source's, whether ``first`` is the source page) for a
+    pair or a missing twin between two pages; None and None with two languages."""
     a, b = inv.language_of(first), inv.language_of(other)
     if inv.source_language is None:
-        return {}
-    if a == inv.source_language:
-        return {"language": b, "source_language": a}
-    return {"language": a, "source_language": b, "in_source": False}
+        return None, None, True
+    return (b, a, True) if a == inv.source_language else (a, b, False)
 
 
 def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
@@ -192,12 +191,24 @@ def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
         if pair.relation == Relation.DIVERGED:
             sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
             ids = (inv.ids[pair.en], inv.ids[pair.zh])
-            codes = _codes(inv, sides[0].file, sides[1].file)
-            entries.append(Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, **codes))  # type: ignore[arg-type]
+            code, source, _ = _codes(inv, sides[0].file, sides[1].file)
+            found = Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, language=code, source_language=source)
+            entries.append(found)
     for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        codes = _codes(inv, s.file, other)
-        entries.append(Desync(Relation.MISSING, (s,), (i,), (inv.ids[i],), other, **codes))  # type: ignore[arg-type]
+        code, source, in_source = _codes(inv, s.file, other)
+        entries.append(
+            Desync(
+                Relation.MISSING,
+                (s,),
+                (i,),
+                (inv.ids[i],),
+                other,
+                language=code,
+                source_language=source,
+                in_source=in_source,
+            )
+        )
     entries.sort(key=lambda d: d.sides[0].key)
     return entries, {m for d in entries for m in _members(d)}
 

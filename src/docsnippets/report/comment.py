@@ -242,8 +242,17 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
         if len(group) > 1:
             from docsnippets.report.groupitems import group_entry
 
-            kind = {"new_keys": new_keys, "edited": edited, "with_diff": short.shown(n), "in_change": in_change}
-            items.append(group_entry(group, ctx.links, ctx.language_name, **kind))  # type: ignore[arg-type]
+            shown = short.shown(n)
+            entry = group_entry(
+                group,
+                ctx.links,
+                ctx.language_name,
+                new_keys=new_keys,
+                edited=edited,
+                with_diff=shown,
+                in_change=in_change,
+            )
+            items.append(entry)
             continue
         d = group[0]
         new = tuple(x.key for x in d.sides) in new_keys

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import FIX_COMMAND
 from docsnippets.judge.compare import Change, Desync, Report
@@ -69,13 +69,16 @@ def _listed(report: Report) -> bool:
     return bool(r.added or r.removed or r.changed or r.moved or r.metadata or r.desynchronized or r.broken_references)
 
 
-def _language(d: Desync, edited: dict[tuple[str, int], object]) -> str:
+Edited = dict[tuple[str, int], Change | None]
+
+
+def _language(d: Desync, edited: Edited) -> str:
     """``  [de]``, and whether the change left that translation behind, under the translations setting."""
     if d.language is None:
         return ""
     from docsnippets.report import entries as en
 
-    behind = ", left behind by this change" if en.edited_side(d, edited) == (0,) else ""  # type: ignore[arg-type]
+    behind = ", left behind by this change" if en.edited_side(d, edited) == (0,) else ""
     return f"  [{d.language}{behind}]"
 
 
@@ -135,16 +138,16 @@ def _moves(report: Report) -> list[str]:
     return lines
 
 
-def _edits(changes: Report) -> dict[tuple[str, int], object]:
+def _edits(changes: Report) -> Edited:
     from docsnippets.report import entries as en
 
-    return en.edits(changes)  # type: ignore[return-value]
+    return en.edits(changes)
 
 
-def _untranslated(summary: dict[str, object]) -> list[str]:
+def _untranslated(summary: dict[str, Any]) -> list[str]:
     """Per language, the source pages with snippets it has no page for: informational."""
-    by_language: dict[str, list[str]] = summary.get("untranslated_by_language") or {}  # type: ignore[assignment]
-    orphans: list[str] = summary.get("without_source") or []  # type: ignore[assignment]
+    by_language: dict[str, list[str]] = summary.get("untranslated_by_language") or {}
+    orphans: list[str] = summary.get("without_source") or []
     out = []
     if by_language:
         counts = ", ".join(f"{code} {len(pages)}" for code, pages in sorted(by_language.items()))
