@@ -201,3 +201,15 @@ def test_a_change_to_one_translation_is_not_held_to_another_translations_old_deb
     assert [d.language for d in found.freshness.desynchronized] == ["de"]  # ja's old debt is not this change's
     found = check(root, cfg, root / "m.json", changed=[page("en")])
     assert sorted(d.language for d in found.freshness.desynchronized) == ["de", "ja"]
+
+
+def test_the_shipped_json_schema_describes_schema_3():
+    from jsonschema import Draft202012Validator
+
+    from docsnippets.manifest.validate import SCHEMA_FILE
+
+    schema = Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    data = _groups_manifest()
+    assert list(schema.iter_errors(data)) == []
+    data["files"][page("de")]["snippets"][0]["twins"]["en"]["colour"] = "red"
+    assert [e.validator for e in schema.iter_errors(data)] == ["additionalProperties"]
