@@ -252,6 +252,8 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
     return rules
 
 
+# Every page is matched against every template: a bound keeps a hostile config from costing minutes.
+MAX_TEMPLATES = 500
 _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
 
@@ -269,6 +271,11 @@ def _translations(value: Any, key: str, where: str) -> Translations:
         raise ConfigError(f"{where}: 'translations' must be a mapping such as {usage}")
     source = _code(value.get("source", "en"), where)
     layouts = value["pages"] if isinstance(value["pages"], list) else [value["pages"]]
+    templates = sum(len(layout) for layout in layouts if isinstance(layout, dict))
+    if templates > MAX_TEMPLATES:
+        raise ConfigError(
+            f"{where}: 'translations.pages' holds {templates} templates; at most {MAX_TEMPLATES} are read"
+        )
     rules: list[PageRule] = []
     for layout in layouts:
         if not isinstance(layout, dict) or not all(isinstance(t, str) for t in layout.values()):

@@ -213,3 +213,10 @@ def test_the_shipped_json_schema_describes_schema_3():
     assert list(schema.iter_errors(data)) == []
     data["files"][page("de")]["snippets"][0]["twins"]["en"]["colour"] = "red"
     assert [e.validator for e in schema.iter_errors(data)] == ["additionalProperties"]
+
+
+def test_a_config_with_too_many_templates_is_refused():
+    codes = [f"q{chr(97 + n // 26)}{chr(97 + n % 26)}" for n in range(600)]
+    pages = {"en": "docs/en/{path}", **{code: f"docs/{code}/{{path}}" for code in codes}}
+    with pytest.raises(ConfigError, match="at most 500"):
+        from_mapping({"translations": {"pages": pages}}, "cfg")
