@@ -257,7 +257,9 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
         d = group[0]
         new = tuple(x.key for x in d.sides) in new_keys
         items.append(ci.desync(d, ctx.links, new, edited, short.shown(n), in_change, _sides(d, ctx)))
-    section = _section("Desynchronized bilingual examples", items, [], short)
+    translated = any(d.language is not None for d in freshness.desynchronized)
+    title = "Translations out of sync" if translated else "Desynchronized bilingual examples"
+    section = _section(title, items, [], short)
     return {**section, "count": len(freshness.desynchronized)}
 
 

@@ -105,5 +105,6 @@ def _variant(variant: Sequence[Desync], name: Name, change: Change | None) -> st
         return out + collapsed(f"Patch that brings {escape(codes)} in line (git apply)", fenced("".join(texts), "diff"))
     why = next((o.why for o in offers if o.why is not None), None)
     if why is not None:
-        out += f"\n\n  No patch for every one of {plain(codes)}: {plain(why)}; edit the code by hand."
+        which = codes if len(variant) == 1 else f"every one of {codes}"
+        out += f"\n\n  No patch for {plain(which)}: {plain(why)}; edit the code by hand."
     return out
