@@ -252,6 +252,8 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
     return rules
 
 
+# A display name goes into the comment's raw HTML summaries: words only, nothing that links or mentions.
+_NAME = re.compile(r"[^\W_](?:[^\W_]|[ .()'-]){0,39}")
 # Every page is matched against every template: a bound keeps a hostile config from costing minutes.
 MAX_TEMPLATES = 500
 _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
@@ -290,8 +292,11 @@ def _translations(value: Any, key: str, where: str) -> Translations:
         rule.validate(where)
         rules.append(rule)
     names = value.get("names", {})
-    if not isinstance(names, dict) or not all(isinstance(n, str) and n for n in names.values()):
-        raise ConfigError(f"{where}: 'translations.names' must map language codes to display names")
+    if not isinstance(names, dict) or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names.values()):
+        raise ConfigError(
+            f"{where}: 'translations.names' must map language codes to display names of letters, digits, "
+            "spaces and . ( ) ' - only"
+        )
     return Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
 
 

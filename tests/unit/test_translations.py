@@ -220,3 +220,11 @@ def test_a_config_with_too_many_templates_is_refused():
     pages = {"en": "docs/en/{path}", **{code: f"docs/{code}/{{path}}" for code in codes}}
     with pytest.raises(ConfigError, match="at most 500"):
         from_mapping({"translations": {"pages": pages}}, "cfg")
+
+
+@pytest.mark.parametrize("name", ["<img src=x>", "@everyone", "see #12", "[x](http://e)", "a" * 41, "", "_x"])
+def test_a_display_name_that_could_link_mention_or_inject_is_refused(name):
+    pages = {"en": "docs/en/{path}", "de": "docs/de/{path}"}
+    with pytest.raises(ConfigError, match="display names of letters"):
+        from_mapping({"translations": {"pages": pages, "names": {"de": name}}}, "cfg")
+    assert from_mapping({"translations": {"pages": pages, "names": {"de": "Deutsch (Schweiz)"}}}, "c").translations
