@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from docsnippets.config import Config, ConfigError, from_mapping
+from docsnippets.config import Config, ConfigError, PairRule, from_mapping
 from docsnippets.constants import Relation
 from docsnippets.git.merge_driver import merge
 from docsnippets.judge.compare import compare
@@ -228,3 +228,19 @@ def test_a_display_name_that_could_link_mention_or_inject_is_refused(name):
     with pytest.raises(ConfigError, match="display names of letters"):
         from_mapping({"translations": {"pages": pages, "names": {"de": name}}}, "cfg")
     assert from_mapping({"translations": {"pages": pages, "names": {"de": "Deutsch (Schweiz)"}}}, "c").translations
+
+
+def test_a_two_language_manifest_under_a_translations_config_is_stale_and_says_why(tmp_path):
+    from tests.support.corpus import write
+    from tests.support.judging import check, update
+
+    cfg = groups_config(("en", "zh"))
+    root = write(tmp_path / "t", {"docs/en/docs/p.md": fence(A), "docs/zh/docs/p.md": fence(A)})
+    update(root, Config(pair_rules=(PairRule("docs/en/{path}", "docs/zh/{path}"),)), root / "m.json")
+    found = check(root, cfg, root / "m.json")
+    assert not found.freshness.fresh
+    assert (
+        "it has schema 2 and this configuration's manifest schema 3 (translation groups)" in found.freshness.reasons[0]
+    )
+    update(root, cfg, root / "m.json")
+    assert check(root, cfg, root / "m.json").freshness.fresh
