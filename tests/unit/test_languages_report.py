@@ -121,3 +121,16 @@ def test_an_example_added_in_every_language_is_one_entry():
     assert "`docs/{en,de,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14" in text
     assert "added in 4 languages, same code" in text
     assert "(and 3 translations, same code)" in report_text(report, changes=report, inventory=after)
+
+
+def test_a_translation_edited_alone_is_the_side_that_moved_and_the_source_gets_the_patch():
+    codes = ("en", "de", "fr")
+    config = config_of(codes)
+    files = tree(codes, 1, "old", False)
+    before = inventory(config, files)
+    edited = tree(("en",), 1, "neu", False)["docs/en/guide.md"]
+    after = inventory(config, {**files, "docs/de/guide.md": edited})
+    text = comment_of(config, compare(before, after), after)
+    assert "this PR edited the German side, not the English one" in text
+    assert "Patch that brings the English side in line (git apply)" in text
+    assert "+++ b/docs/en/guide.md" in text and "fr" not in text.split("#### Translations out of sync")[1].split("|")[0]
