@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
-from docsnippets.manifest import groups
 from docsnippets.manifest import validate as manifest_validate
 from docsnippets.manifest.io import (
     MAX_MANIFEST_BYTES,
@@ -117,20 +116,12 @@ def build(
     if len(set(ids)) != len(ids):  # 48 bits of SHA-256 colliding within one tree: say so, do not guess
         raise ManifestError("two snippets got the same id; please report this to docsnippets")
     schema = schema_for(config)
-    if schema == SCHEMA:
-        key = "pair"
-        pair_field: dict[int, Any] = {}
-        for p in inv.pairs:
-            value = {"id": pair_id_of(ids[p.en], ids[p.zh]), "relation": p.relation, "en": ids[p.en], "zh": ids[p.zh]}
-            pair_field[p.en] = pair_field[p.zh] = value
-    else:
-        key, pair_field = "twins", {**groups.twins(inv, ids)}
+    key, pair_field, header = _links(inv, ids, schema)
     linked_set = None if linked is None else set(linked)
     files: dict[str, dict[str, Any]] = {}
     for index, s in enumerate(inv.snippets):
         if s.file not in files:
-            head = {"counterpart": inv.counterpart_of(s.file)} if schema == SCHEMA else groups.header(inv, s.file)
-            files[s.file] = {**head, "snippets": []}
+            files[s.file] = {**header(s.file), "snippets": []}
         group = files[s.file]
         entry: dict[str, Any] = {"id": ids[index], **fence_fields(s)}
         if s.status_message is not None:
@@ -150,6 +141,22 @@ def build(
         "selection": config.selection(),
         "files": files,
     }
+
+
+def _links(
+    inv: Inventory, ids: tuple[str, ...], schema: int
+) -> tuple[str, dict[int, Any], Callable[[str], dict[str, Any]]]:
+    """What ties entries and pages together: (the entry's key, its value by snippet, a page's
+    header): schema 2's one pair and one counterpart, or schema 3's twins and counterparts."""
+    if schema == GROUPS_SCHEMA:
+        from docsnippets.manifest import groups  # only a manifest of several languages needs it
+
+        return "twins", groups.twins(inv, ids), lambda file: groups.header(inv, file)
+    pair_field: dict[int, Any] = {}
+    for p in inv.pairs:
+        value = {"id": pair_id_of(ids[p.en], ids[p.zh]), "relation": p.relation, "en": ids[p.en], "zh": ids[p.zh]}
+        pair_field[p.en] = pair_field[p.zh] = value
+    return "pair", pair_field, lambda file: {"counterpart": inv.counterpart_of(file)}
 
 
 def entries(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -253,19 +260,19 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         from docsnippets.manifest import schema1
 
         return schema1.to_inventory(data)
+    grouping = _grouping(data)
     snippets: list[Snippet] = []
     index_of: dict[str, int] = {}
     counterparts: list[tuple[str, str | None]] = []
-    grouped = data["schema"] == GROUPS_SCHEMA
     for file in sorted(data["files"]):
         group = data["files"][file]
-        others = groups.counterparts(group) if grouped else [group.get("counterpart")]
+        others = grouping.counterparts(group) if grouping else [group.get("counterpart")]
         counterparts.extend((file, other) for other in others)
         for entry in group["snippets"]:
             index_of[entry["id"]] = len(snippets)
             snippets.append(snippet_from(file, entry))
-    if grouped:
-        pairs = groups.pairs_of(data, index_of)
+    if grouping:
+        pairs = grouping.pairs_of(data, index_of)
     else:
         pairs = {
             (index_of[e["pair"]["en"]], index_of[e["pair"]["zh"]], Relation(e["pair"]["relation"]))
@@ -278,12 +285,19 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         snippets = [snippets[i] for i in ordered]
         pairs = {(remap[a], remap[b], r) for a, b, r in pairs}
     out = tuple(Pair(a, b, r) for a, b, r in sorted(pairs))
-    if not grouped:
+    if not grouping:
         return Inventory(tuple(snippets), out, tuple(counterparts))
-    source = groups.source_language(data)
-    return Inventory(
-        tuple(snippets), out, tuple(counterparts), languages=groups.languages(data), source_language=source
-    )
+    languages, source = grouping.languages(data), grouping.source_language(data)
+    return Inventory(tuple(snippets), out, tuple(counterparts), languages=languages, source_language=source)
+
+
+def _grouping(data: dict[str, Any]) -> Any:
+    """manifest/groups.py for a schema 3 manifest, else None: a two-language one never loads it."""
+    if data["schema"] != GROUPS_SCHEMA:
+        return None
+    from docsnippets.manifest import groups
+
+    return groups
 
 
 def upgrade(data: dict[str, Any], config: Config) -> dict[str, Any]:
