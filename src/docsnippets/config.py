@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +179,7 @@ class Config:
             "exclude": list(self.exclude),
         }
 
-    @property
+    @cached_property
     def page_rules(self) -> tuple[PageRule, ...]:
         """Every layout of pages, in the order tried: the translations' or the pair rules'."""
         if self.translations is not None:
