@@ -134,3 +134,13 @@ def test_a_translation_edited_alone_is_the_side_that_moved_and_the_source_gets_t
     assert "this PR edited the German side, not the English one" in text
     assert "Patch that brings the English side in line (git apply)" in text
     assert "+++ b/docs/en/guide.md" in text and "fr" not in text.split("#### Translations out of sync")[1].split("|")[0]
+
+
+def test_an_example_removed_from_every_language_is_one_entry():
+    codes = ("en", "de", "fr", "ja")
+    config = config_of(codes)
+    before = inventory(config, tree(codes, 2, "old", False))
+    after = inventory(config, tree(codes, 1, "old", False))
+    text = comment_of(config, compare(before, after), after)
+    assert "#### Removed (4)" in text
+    assert "- `docs/{de,en,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14 · removed from all 4" in text

@@ -164,7 +164,7 @@ def _sections(
     links = ctx.links
     changed = en.changed(listed, cp)
     added = en.added(listed, cp)
-    removed = en.removed(listed)
+    removed = en.removed(listed, cp)
     back = [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in listed.resynchronized]
     return [
         _section(

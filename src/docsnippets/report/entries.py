@@ -161,15 +161,17 @@ def added(report: Report, cp: Counterparts) -> list[Item]:
     return out
 
 
-def removed(report: Report) -> list[Item]:
+def removed(report: Report, cp: Counterparts | None = None) -> list[Item]:
     """Removals with the same code from two files are one entry: that is how a pair goes away
-    (the code as the languages share it: comments, docstrings and translatable strings aside)."""
+    (the code as the languages share it: comments, docstrings and translatable strings aside);
+    under the translations setting, from as many files as there are languages."""
+    many = cp is not None and bool(cp.group)
     out: list[Item] = []
     waiting: dict[tuple[str, ...], int] = {}
     for _, s in report.removed:
         code = tuple(shared_lines(s.body))
-        n = waiting.pop(code, None)
-        if n is not None and out[n].after[0].file != s.file:
+        n = waiting.get(code) if many else waiting.pop(code, None)
+        if n is not None and all(x.file != s.file for x in out[n].after):
             out[n] = Item((*out[n].after, s))
             continue
         waiting[code] = len(out)
