@@ -62,7 +62,8 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     (work / ".ci").mkdir()
     shutil.copy2(REPO / ".ci" / "pin_action.py", work / ".ci" / "pin_action.py")
     # The script writes with the checkout's own src/docsnippets, as the workflow's checkout has it.
-    shutil.copytree(REPO / "src" / "docsnippets", work / "src" / "docsnippets", ignore=shutil.ignore_patterns("__pycache__"))
+    package = work / "src" / "docsnippets"
+    shutil.copytree(REPO / "src" / "docsnippets", package, ignore=shutil.ignore_patterns("__pycache__"))
     _git(work, "add", "-A")
     _git(work, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "main")
     _git(work, "tag", "v1.2.3")

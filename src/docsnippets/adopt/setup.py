@@ -89,7 +89,7 @@ def _config_text(layouts: tuple[Layout, ...]) -> str:
     return (
         f"# Written by `docsnippets init` from the file names: {sum(lay.files for lay in layouts)} files pair up\n"
         f"# under these rules ({counts} pairs), a layout the default rules do not describe.\n"
-        "# README's Configuration section lists the other settings.\n" + rules_yaml(lay.rule for lay in layouts)
+        "# The other settings: docs/cli.md (Configuration) in the docsnippets repository.\n" + rules_yaml(lay.rule for lay in layouts)
     )
 
 

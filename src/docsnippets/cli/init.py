@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--action",
         type=_action,
         metavar="OWNER/NAME@SHA",
-        help="the Action the workflows use, pinned by commit (default: README's placeholder, to replace)",
+        help="the Action the workflows use, pinned by commit (default: a placeholder, to replace)",
     )
 
 
