@@ -326,7 +326,7 @@ def goal_row(g: Goal, samples: dict[str, Sample]) -> table.Row:
     if value is None:
         return table.Row(goal, "skipped", "-", limit, None)
     if g.reference is None:
-        return table.Row(goal, f"{value:.1f} MB", f"{value:.1f} MB", limit, value <= g.limit)
+        return table.Row(goal, f"{value:.1f} MB", "", limit, value <= g.limit)
     measured = f"{samples[g.mode].median:.3f} s / {samples[g.reference].median:.3f} s"
     return table.Row(goal, measured, f"{value:.2f} ×", limit, value <= g.limit)
 

@@ -20,7 +20,7 @@ class Row:
 
     goal: str
     measured: str  # "0.121 s / 0.088 s", "17.8 MB", or "skipped"
-    value: str  # "1.38 ×", "17.8 MB", or "-"
+    ratio: str  # "1.38 ×"; empty for a memory goal, "-" when not measured
     limit: str  # "≤ 1.6 ×", "≤ 20 MB"
     met: bool | None  # None: not measured in this run
 
@@ -31,10 +31,10 @@ def _cell(text: str) -> str:
 
 def markdown(heading: str, rows: Sequence[Row]) -> str:
     """The table with a line above it saying how it was measured."""
-    lines = [heading, "", "| goal | measured | value | limit | met |", "| --- | --- | --- | --- | --- |"]
+    lines = [heading, "", "| goal | measured | ratio | limit | met |", "| --- | --- | --- | --- | --- |"]
     for row in rows:
         met = "—" if row.met is None else ("✅" if row.met else "❌")
-        lines.append(f"| {_cell(row.goal)} | {row.measured} | {row.value} | {row.limit} | {met} |")
+        lines.append(f"| {_cell(row.goal)} | {row.measured} | {row.ratio} | {row.limit} | {met} |")
     return "\n".join(lines) + "\n"
 
 

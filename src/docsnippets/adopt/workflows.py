@@ -11,7 +11,8 @@ from functools import cache
 from pathlib import Path
 
 # The placeholder the user replaces with the release commit they use (RELEASING.md).
-PLACEHOLDER_USES = "OWNER/docsnippets@0000000000000000000000000000000000000000 # v1"
+PLACEHOLDER_ACTION = "OWNER/docsnippets@0000000000000000000000000000000000000000"
+PLACEHOLDER_USES = f"{PLACEHOLDER_ACTION} # v1"
 # What --action may name: a repository at a full commit SHA, nothing YAML could misread.
 ACTION_REF = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[0-9a-f]{40}")
 # Relative path -> template, in the order they are written.

@@ -13,7 +13,7 @@ from docsnippets.report.markup import visible
 
 # The adoption code (templates, workflow texts) loads when init runs, not with every command.
 if TYPE_CHECKING:
-    from docsnippets.adopt.setup import InitResult
+    from docsnippets.adopt.pending import Pending
 
 
 def _action(value: str) -> str:
@@ -43,21 +43,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
 
 
-def _next_steps(result: InitResult, root: Path, uses: str) -> list[str]:
-    from docsnippets.adopt.workflows import PLACEHOLDER_USES, WORKFLOWS
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+
+def _next_steps(todo: Pending, root: Path) -> list[str]:
+    """The steps still pending, as the user can paste them where they stand."""
+    shown = lambda rel: str(paths.shown(root / rel))  # noqa: E731
     steps = []
-    if uses == PLACEHOLDER_USES and any(s.target in WORKFLOWS and s.changes for s in result.steps):
+    if todo.unpinned:
         steps.append(
-            "pin the Action: in both workflows replace OWNER/docsnippets@0000… with the commit of the release "
-            "you use (README: Releases), or run init again with --force --action OWNER/NAME@SHA"
+            f"pin the Action: in {_and([shown(p) for p in todo.unpinned])} replace OWNER/docsnippets@0000… with "
+            "the commit of the release you use (RELEASING.md), or run init again with --force --action OWNER/NAME@SHA"
         )
-    files = [str(paths.shown(root / s.target)) for s in result.steps if s.changes and not s.target.startswith("git ")]
-    if files:
-        steps.append(f"commit: git add {shlex.join(files)} && git commit -m 'Adopt docsnippets'")
+    if todo.forced:
+        said = [f"{shown(rel)} is ignored by {rule}" for rel, rule in todo.forced.items()]
+        steps.append(
+            f"{_and(said)}: no .gitignore line can bring back a file inside an ignored directory, so the commit "
+            f"below adds {'it' if len(said) == 1 else 'them'} with git add -f (once committed, git tracks "
+            f"{'it' if len(said) == 1 else 'them'}); or change that rule"
+        )
+    if todo.to_add:
+        plain = [shown(p) for p in todo.to_add if p not in todo.forced]
+        forced = [shown(p) for p in todo.to_add if p in todo.forced]
+        adds = [f"git add {shlex.join(plain)}"] if plain else []
+        adds += [f"git add -f {shlex.join(forced)}"] if forced else []
+        steps.append(f"commit: {' && '.join(adds)} && git commit -m 'Adopt docsnippets'")
     steps.append(
         "make it a merge gate: Settings → Branches → branch protection → require the `docsnippets` status "
-        "(set by the comment workflow; README: Use it in a workflow)"
+        "(set by the comment workflow; docs/action.md: A merge gate)"
     )
     return steps
 
@@ -69,15 +83,17 @@ def cmd_init(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
     root = paths.root(args)
     uses = args.action or PLACEHOLDER_USES
     result = init(root, uses=uses, force=args.force, dry_run=args.dry_run)
+    for line in result.found:
+        print(visible(line), file=out)
     print(f"layout: {visible(result.layout)}", file=out)
     for step in result.steps:
         verb = PLANNED.get(step.outcome, step.outcome) if args.dry_run else step.outcome
         target = step.target if step.target.startswith("git ") else str(paths.shown(root / step.target))
         print(f"{verb} {visible(target)}{f' ({visible(step.detail)})' if step.detail else ''}", file=out)
-    if args.dry_run:
+    if result.pending is None:
         print("nothing written (--dry-run)", file=out)
         return 0
     print("next steps:", file=out)
-    for number, text in enumerate(_next_steps(result, root, uses), 1):
+    for number, text in enumerate(_next_steps(result.pending, root), 1):
         print(f"  {number}. {visible(text)}", file=out)
     return 0
