@@ -30,6 +30,7 @@ if not (_SRC / "docsnippets" / "fileio.py").is_file():
     )
     sys.exit(2)
 sys.path.insert(0, str(_SRC))
+sys.dont_write_bytecode = True  # the release commits from this checkout: leave no __pycache__ in it
 from docsnippets.fileio import write_atomic  # noqa: E402  (after the path above)
 
 _HOST = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::[0-9]{1,5})?"
