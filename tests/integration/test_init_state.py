@@ -194,6 +194,15 @@ def test_an_ignore_rule_outside_the_repository_files_is_countered_too(tmp_path, 
 # --- the repository from the origin remote ------------------------------------------------------
 
 
+def clone(tmp_path: Path, url: str) -> Path:
+    """A real clone (so HEAD is on origin's main), whose origin then names ``url``, as a clone
+    made from GitHub does; nothing here reaches the network."""
+    upstream = init_repo(tmp_path / "upstream", PAGES)
+    run_git(tmp_path, "clone", "-q", str(upstream), str(tmp_path / "clone"))
+    run_git(tmp_path / "clone", "remote", "set-url", "origin", url)
+    return tmp_path / "clone"
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -205,9 +214,7 @@ def test_an_ignore_rule_outside_the_repository_files_is_countered_too(tmp_path, 
     ],
 )
 def test_a_github_origin_gives_the_repository_and_the_commit_permalinks(tmp_path, monkeypatch, capsys, url: str):
-    repo = init_repo(tmp_path / "r", PAGES)
-    run_git(repo, "remote", "add", "origin", url)
-    run_git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")  # as after a clone: HEAD is on origin
+    repo = clone(tmp_path, url)
     head = run_git(repo, "rev-parse", "HEAD").strip()
     monkeypatch.chdir(repo)
     code, out, err = run(capsys, "init")
@@ -232,9 +239,7 @@ def test_permalinks_wait_for_a_commit_that_is_on_origin_and_for_committed_markdo
     assert code == 0 and source["repository"] == "acme/widgets" and source["commit"] is None
     assert "no permalinks yet" in out and "is not on origin" in out
 
-    other = init_repo(tmp_path / "o", PAGES)
-    run_git(other, "remote", "add", "origin", "git@github.com:acme/widgets.git")
-    run_git(other, "update-ref", "refs/remotes/origin/main", "HEAD")
+    other = clone(tmp_path / "other", "git@github.com:acme/widgets.git")
     (other / "docs/zh/b.md").write_text(ZH + "\nedited\n", encoding="utf-8")  # not as committed
     monkeypatch.chdir(other)
     code, out, _ = run(capsys, "init")

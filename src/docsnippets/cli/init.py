@@ -70,8 +70,9 @@ def _next_steps(todo: Pending, root: Path) -> list[str]:
         adds += [f"git add -f {shlex.join(forced)}"] if forced else []
         steps.append(f"commit: {' && '.join(adds)} && git commit -m 'Adopt docsnippets'")
     steps.append(
-        "make it a merge gate: Settings → Branches → branch protection → require the `docsnippets` status "
-        "(set by the comment workflow; docs/action.md: A merge gate)"
+        "make it a merge gate, unless it is one (a clone cannot see branch protection): Settings → Branches → "
+        "branch protection → require the `docsnippets` status (set by the comment workflow; docs/action.md: "
+        "A merge gate)"
     )
     return steps
 
