@@ -89,6 +89,15 @@ def test_pages_with_examples_but_no_pairs_get_the_evidence_and_the_config_that_w
     assert not (repo / ".docsnippets.yml").exists()  # one pair is evidence to show, not to act on
 
 
+def test_without_git_init_says_git_is_missing_not_that_this_is_no_repository(tmp_path, monkeypatch, capsys):
+    repo = init_repo(tmp_path / "r", PAGES)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
+    code, out, err = run(capsys, "init", "--root", str(repo))
+    assert code == 2 and out == ""
+    assert err == f"docsnippets: error: {repo}: git is not installed; install git and run `docsnippets init` again\n"
+
+
 # --- the steps still pending, every run ---------------------------------------------------------
 
 
@@ -143,14 +152,16 @@ def test_a_manifest_ignored_by_star_json_gets_a_negation_and_the_commit_holds_it
     monkeypatch.chdir(repo)
     code, out, _ = run(capsys, "init")
     assert code == 0
-    assert "added a line to .gitignore (!documentation-snippets.json)" in out
-    assert (repo / ".gitignore").read_text() == "build/\n*.json\n!documentation-snippets.json\n"
+    assert "added a line to .gitignore (!/documentation-snippets.json)" in out
+    assert (repo / ".gitignore").read_text() == "build/\n*.json\n!/documentation-snippets.json\n"
     command = commit_command(out)
     assert command.startswith(f"git add {MANIFEST} ") and " .gitignore &&" in command and "-f" not in command
     done = sh(repo, command)
     assert done.returncode == 0, done.stderr
     assert {MANIFEST, ".gitignore", *WORKFLOWS} <= committed(repo)
     assert run_git(repo, "check-ignore", "-q", "other.json", "--no-index") == ""  # *.json still holds elsewhere
+    # Anchored: a file of the same name deeper down is still ignored.
+    assert run_git(repo, "check-ignore", "-q", f"docs/{MANIFEST}", "--no-index") == ""
 
     code, again, _ = run(capsys, "init")
     assert code == 0 and "unchanged .gitignore" not in again and ".gitignore" not in again.split("next steps:")[0]
@@ -160,7 +171,7 @@ def test_the_dry_run_says_it_would_add_the_negation(tmp_path, monkeypatch, capsy
     repo = init_repo(tmp_path / "r", {**PAGES, ".gitignore": "*.json\n"})
     monkeypatch.chdir(repo)
     code, out, _ = run(capsys, "init", "--dry-run")
-    assert code == 0 and "would add a line to .gitignore (!documentation-snippets.json)" in out
+    assert code == 0 and "would add a line to .gitignore (!/documentation-snippets.json)" in out
     assert (repo / ".gitignore").read_text() == "*.json\n"
 
 
@@ -187,8 +198,61 @@ def test_an_ignore_rule_outside_the_repository_files_is_countered_too(tmp_path, 
     (repo / ".git" / "info" / "exclude").write_text("documentation-snippets.json\n")
     monkeypatch.chdir(repo)
     code, out, _ = run(capsys, "init")
-    assert code == 0 and "wrote .gitignore (!documentation-snippets.json)" in out
+    assert code == 0 and "wrote .gitignore (!/documentation-snippets.json)" in out
     assert sh(repo, commit_command(out)).returncode == 0 and MANIFEST in committed(repo)
+
+
+def test_a_gitignore_that_is_ignored_itself_is_brought_back_too(tmp_path, monkeypatch, capsys):
+    repo = init_repo(tmp_path / "r", PAGES)
+    (repo / ".git" / "info" / "exclude").write_text(".gitignore\n*.json\n")
+    monkeypatch.chdir(repo)
+    code, out, _ = run(capsys, "init")
+    assert code == 0 and (repo / ".gitignore").read_text() == "!/documentation-snippets.json\n!/.gitignore\n"
+    assert "-f" not in commit_command(out) and sh(repo, commit_command(out)).returncode == 0
+    assert {MANIFEST, ".gitignore"} <= committed(repo)
+
+
+def test_a_rule_in_a_deeper_gitignore_is_countered_in_that_file(tmp_path, monkeypatch, capsys):
+    """A deeper .gitignore outranks the top one, so the negation goes where the rule is, relative
+    to that file's directory; every run finds nothing more to add, and the commit works."""
+    repo = init_repo(tmp_path / "r", {**PAGES, ".github/.gitignore": "*.yml\n"})
+    monkeypatch.chdir(repo)
+    outs = [run(capsys, "init")[1] for _ in range(3)]
+    negations = "".join(f"!/{p.removeprefix('.github/')}\n" for p in WORKFLOWS)
+    assert (repo / ".github/.gitignore").read_text() == "*.yml\n" + negations
+    assert not (repo / ".gitignore").exists()
+    assert "added a line to .github/.gitignore (" in outs[0] and ".gitignore (" not in outs[1] + outs[2]
+    for out in outs:
+        assert "-f" not in commit_command(out) and "ignored by" not in out
+        adds = f"git add {MANIFEST} {' '.join(WORKFLOWS)} .gitattributes .github/.gitignore "
+        assert commit_command(out).startswith(adds)
+    done = sh(repo, commit_command(outs[2]))
+    assert done.returncode == 0, done.stderr
+    assert {*WORKFLOWS, ".github/.gitignore"} <= committed(repo)
+
+
+def test_the_gitignore_line_stays_pending_until_it_is_committed(tmp_path, monkeypatch, capsys):
+    """A second run still names the .gitignore init changed: a commit without it would leave
+    the manifest ignored in every other clone."""
+    repo = init_repo(tmp_path / "r", {**PAGES, ".gitignore": "*.json\r\nbuild"})
+    monkeypatch.chdir(repo)
+    first, second, third = (run(capsys, "init")[1] for _ in range(3))
+    assert (repo / ".gitignore").read_bytes() == b"*.json\r\nbuild\r\n!/documentation-snippets.json\r\n"
+    for out in (first, second, third):
+        assert commit_command(out).endswith(" .gitattributes .gitignore && git commit -m 'Adopt docsnippets'"), out
+    assert sh(repo, commit_command(third)).returncode == 0
+    assert "git add" not in run(capsys, "init")[1]
+
+
+def test_the_commit_step_works_from_outside_the_repository(tmp_path, monkeypatch, capsys):
+    repo = init_repo(tmp_path / "it's $(x) `y`", {**PAGES, ".gitignore": "*.json\n"})
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "init", "--root", str(repo))
+    assert code == 0
+    done = sh(tmp_path, commit_command(out))
+    assert done.returncode == 0, done.stderr
+    assert {MANIFEST, *WORKFLOWS, ".gitattributes", ".gitignore"} <= committed(repo)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
 # --- the repository from the origin remote ------------------------------------------------------

@@ -21,7 +21,6 @@ from docsnippets.config import Config, from_mapping
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
 from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
-from docsnippets.git.status import IgnoreRule
 from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
@@ -194,22 +193,24 @@ def _driver_step(root: Path, *, force: bool, dry_run: bool) -> Step:
     return Step(target, Outcome.SET, f"{DRIVER}, in this clone only")
 
 
-def _ignore_step(root: Path, paths: list[str], *, dry_run: bool) -> tuple[Step | None, dict[str, IgnoreRule]]:
-    """The ``.gitignore`` lines that let git add what init wrote, and the files none can help."""
-    plan = ignores.plan(root, paths)
-    if not plan.negate:
-        return None, plan.forced
-    if ignores.GITIGNORE not in plan.negate and ignores.plan(root, [ignores.GITIGNORE]).negate:
-        plan = ignores.IgnorePlan((*plan.negate, ignores.GITIGNORE), plan.forced)  # .gitignore itself ignored
-    old = _read(root / ignores.GITIGNORE, root)
-    if not dry_run:
-        write_atomic(root / ignores.GITIGNORE, ignores.appended(old, plan.lines), root=root)
-    return Step(ignores.GITIGNORE, Outcome.APPENDED if old else Outcome.WROTE, ", ".join(plan.lines)), plan.forced
+def _ignore_steps(root: Path, paths: list[str], *, dry_run: bool) -> list[Step]:
+    """The ignore-file lines that let git add what init wrote, one step per file they go in."""
+    steps = []
+    for home, lines in ignores.plan(root, paths).negate.items():
+        old = _read(root / home, root)
+        if not dry_run:
+            write_atomic(root / home, ignores.appended(old, lines), root=root)
+        steps.append(Step(home, Outcome.APPENDED if old else Outcome.WROTE, ", ".join(lines)))
+    return steps
 
 
 def init(root: Path, *, uses: str, force: bool = False, dry_run: bool = False) -> InitResult:
     """Set up docsnippets at ``root``, the top of a git work tree."""
     if not is_git_root(root):
+        import shutil  # here: only a failed check needs to tell why
+
+        if shutil.which("git") is None:  # is_git_root cannot tell "no git" from "no repository"
+            raise SourceError(f"{root}: git is not installed; install git and run `docsnippets init` again")
         raise SourceError(
             f"{root}: not the top of a git work tree; run `docsnippets init` inside a git repository "
             "(or pass its top to --root)"
@@ -224,10 +225,8 @@ def init(root: Path, *, uses: str, force: bool = False, dry_run: bool = False) -
     steps += [_file_step(root, rel, text, force=force, dry_run=dry_run) for rel, text in workflow_files(uses).items()]
     steps += [_attributes_step(root, force=force, dry_run=dry_run)]
     adoption = [s.target for s in steps if s.ours]
-    ignore_step, forced = _ignore_step(root, adoption, dry_run=dry_run)
-    steps += [s for s in (ignore_step,) if s is not None]
+    steps += _ignore_steps(root, adoption, dry_run=dry_run)
     steps += [_driver_step(root, force=force, dry_run=dry_run)]
     if dry_run:
         return InitResult(tuple(steps), layout, manifest_step.detail, found)
-    todo = pending(root, [*adoption, *([ignores.GITIGNORE] if ignore_step else [])], forced)
-    return InitResult(tuple(steps), layout, manifest_step.detail, found, todo)
+    return InitResult(tuple(steps), layout, manifest_step.detail, found, pending(root, adoption))

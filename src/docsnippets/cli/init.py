@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -47,6 +48,39 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _them(names: list[str]) -> str:
+    return "it" if len(names) == 1 else "them"
+
+
+def _forced_step(todo: Pending, shown: Callable[[str], str]) -> str | None:
+    """Why the commit below adds some files with -f: the rule that ignores each."""
+    said = [f"{shown(rel)} is ignored by {rule}" for rel, rule in todo.forced.items()]
+    if not said:
+        return None
+    why = (
+        "no .gitignore line can bring back a file inside an ignored directory"
+        if set(todo.forced) <= todo.in_ignored_directory
+        else "git add refuses an ignored file"
+    )
+    return (
+        f"{_and(said)}: {why}, so the commit below adds {_them(said)} with git add -f (once committed, git "
+        f"tracks {_them(said)}); or change that rule"
+    )
+
+
+def _commit_step(todo: Pending, root: Path) -> str:
+    """The commit of what is still to add, exact where the user stands: paths relative to the
+    working directory inside the repository, else ``git -C`` the repository and its own paths."""
+    inside = Path.cwd().is_relative_to(root)
+    name = (lambda rel: str(paths.shown(root / rel))) if inside else (lambda rel: rel)
+    git = "git" if inside else f"git -C {shlex.quote(str(paths.shown(root)))}"
+    plain = [name(p) for p in todo.to_add if p not in todo.forced]
+    forced = [name(p) for p in todo.to_add if p in todo.forced]
+    adds = [f"{git} add {shlex.join(plain)}"] if plain else []
+    adds += [f"{git} add -f {shlex.join(forced)}"] if forced else []
+    return f"commit: {' && '.join(adds)} && {git} commit -m 'Adopt docsnippets'"
+
+
 def _next_steps(todo: Pending, root: Path) -> list[str]:
     """The steps still pending, as the user can paste them where they stand."""
     shown = lambda rel: str(paths.shown(root / rel))  # noqa: E731
@@ -56,19 +90,9 @@ def _next_steps(todo: Pending, root: Path) -> list[str]:
             f"pin the Action: in {_and([shown(p) for p in todo.unpinned])} replace OWNER/docsnippets@0000… with "
             "the commit of the release you use (RELEASING.md), or run init again with --force --action OWNER/NAME@SHA"
         )
-    if todo.forced:
-        said = [f"{shown(rel)} is ignored by {rule}" for rel, rule in todo.forced.items()]
-        steps.append(
-            f"{_and(said)}: no .gitignore line can bring back a file inside an ignored directory, so the commit "
-            f"below adds {'it' if len(said) == 1 else 'them'} with git add -f (once committed, git tracks "
-            f"{'it' if len(said) == 1 else 'them'}); or change that rule"
-        )
+    steps += [s for s in (_forced_step(todo, shown),) if s is not None]
     if todo.to_add:
-        plain = [shown(p) for p in todo.to_add if p not in todo.forced]
-        forced = [shown(p) for p in todo.to_add if p in todo.forced]
-        adds = [f"git add {shlex.join(plain)}"] if plain else []
-        adds += [f"git add -f {shlex.join(forced)}"] if forced else []
-        steps.append(f"commit: {' && '.join(adds)} && git commit -m 'Adopt docsnippets'")
+        steps.append(_commit_step(todo, root))
     steps.append(
         "make it a merge gate, unless it is one (a clone cannot see branch protection): Settings → Branches → "
         "branch protection → require the `docsnippets` status (set by the comment workflow; docs/action.md: "

@@ -16,20 +16,26 @@ from docsnippets.git.refs import GitError, git_output
 
 @dataclass(frozen=True)
 class IgnoreRule:
-    """The rule that makes git ignore a path: where it is written, and the pattern."""
+    """The rule that decides whether git ignores a path: where it is written, and the pattern
+    (one starting with ``!`` lets the path in)."""
 
-    source: str  # `.gitignore`, `.git/info/exclude`, the global excludes file
+    source: str  # `.gitignore`, `docs/.gitignore`, `.git/info/exclude`, the global excludes file
     line: int
     pattern: str
+
+    @property
+    def negates(self) -> bool:
+        return self.pattern.startswith("!")
 
     def __str__(self) -> str:
         return f"{self.source}:{self.line} ({self.pattern})"
 
 
-def ignored(root: Path, paths: Iterable[str]) -> dict[str, IgnoreRule]:
-    """Each of ``paths`` git would ignore (so ``git add`` refuses it), with the rule that does.
+def deciding_rules(root: Path, paths: Iterable[str]) -> dict[str, IgnoreRule]:
+    """Each of ``paths`` some ignore rule matches, with the rule git goes by (the last match in
+    the file that outranks the others); paths no rule matches are left out.
 
-    A tracked file is never ignored, as for ``git add``. A file inside an ignored directory is
+    A tracked file matches nothing, as for ``git add``. A file inside an ignored directory is
     reported with the directory's rule: git does not look inside such a directory at all.
     """
     wanted = list(paths)
@@ -45,9 +51,14 @@ def ignored(root: Path, paths: Iterable[str]) -> dict[str, IgnoreRule]:
     out: dict[str, IgnoreRule] = {}
     for i in range(0, len(fields) - 3, 4):
         source, line, pattern, path = fields[i : i + 4]
-        if source and not pattern.startswith("!"):
+        if source:
             out[path] = IgnoreRule(source, int(line), pattern)
     return out
+
+
+def ignored(root: Path, paths: Iterable[str]) -> dict[str, IgnoreRule]:
+    """Each of ``paths`` git would ignore (so ``git add`` refuses it), with the rule that does."""
+    return {path: rule for path, rule in deciding_rules(root, paths).items() if not rule.negates}
 
 
 def ignored_directory(root: Path, path: str) -> IgnoreRule | None:
