@@ -87,7 +87,7 @@ def _read(path: Path, root: Path) -> bytes | None:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    import subprocess  # here, as in tree.py: most commands never run git
+    import subprocess  # here, as in sources/worktree.py: most commands never run git
 
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
