@@ -9,7 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-TESTS = '''
+TESTS = """
 from pathlib import Path
 
 import pytest
@@ -26,15 +26,15 @@ def test_needs_something_else():
 
 def test_runs():
     assert True
-'''
+"""
 
 
 def test_corpus_skips_are_one_line_and_still_counted(tmp_path: Path):
     (tmp_path / "test_sample.py").write_text(TESTS, encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    options = ["-q", "-ra", "-p", "no:cacheprovider", "-p", "tests.conftest", "-c", str(tmp_path / "pytest.ini")]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider", "-p", "tests.conftest"]
-        + ["-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), str(tmp_path / "test_sample.py")],
+        [sys.executable, "-m", "pytest", *options, "--rootdir", str(tmp_path), str(tmp_path / "test_sample.py")],
         cwd=REPO,
         capture_output=True,
         text=True,
