@@ -144,3 +144,22 @@ def test_an_example_removed_from_every_language_is_one_entry():
     text = comment_of(config, compare(before, after), after)
     assert "#### Removed (4)" in text
     assert "- `docs/{de,en,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14 · removed from all 4" in text
+
+
+def test_untranslated_pages_are_listed_per_language_in_every_report_and_never_fail():
+    config = config_of(("en", "de", "fr"))
+    files = {
+        **tree(("en", "de"), 1, "old", False),
+        "docs/fr/other.md": tree(("en",), 1, "old", False)["docs/en/guide.md"],
+    }
+    after = inventory(config, files)
+    report = compare(after, after)
+    assert report.summary["untranslated_by_language"] == {"fr": ["docs/en/guide.md"]}
+    assert report.summary["without_source"] == ["docs/fr/other.md"]
+    text = report_text(report, inventory=after)
+    assert "  fr (1): docs/en/guide.md" in text and "translation pages with no source page: docs/fr/other.md" in text
+    assert text.rstrip().splitlines()[-1].startswith("check passed")
+    assert report_json(report)["languages"]["fr"]["untranslated"] == ["docs/en/guide.md"]
+    comment = comment_of(config, report, after)
+    assert "#### Untranslated pages (2)" in comment and "<details><summary>All 2 entries</summary>" in comment
+    assert "- `fr` (French): 1 page: `docs/en/guide.md`" in comment

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from docsnippets.report import entries as en
 
 Entry = tuple[int, str]
+NAMED_PAGES = 10  # pages named per language before the rest are counted, as in the comment
 
 
 def _lines(s: Snippet) -> str:
@@ -148,10 +149,12 @@ def _untranslated(summary: dict[str, Any]) -> list[str]:
     """Per language, the source pages with snippets it has no page for: informational."""
     by_language: dict[str, list[str]] = summary.get("untranslated_by_language") or {}
     orphans: list[str] = summary.get("without_source") or []
-    out = []
-    if by_language:
-        counts = ", ".join(f"{code} {len(pages)}" for code, pages in sorted(by_language.items()))
-        out.append(f"source pages with no page in a language (informational): {visible(counts)}")
+    out = ["source pages with no page in a language (informational):"] if by_language else []
+    for code, pages in sorted(by_language.items()):
+        shown = ", ".join(pages[:NAMED_PAGES]) + (
+            f" and {len(pages) - NAMED_PAGES} more" if len(pages) > NAMED_PAGES else ""
+        )
+        out.append(f"  {visible(code)} ({len(pages)}): {visible(shown)}")
     if orphans:
         out.append(f"translation pages with no source page: {visible(', '.join(orphans))}")
     return out
