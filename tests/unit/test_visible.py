@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 
@@ -9,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docsnippets.report.markup import code_span, hidden, plain, visible, visible_block
+from docsnippets.report.markup import code_span, plain
+from docsnippets.visible import VisibleWriter, clipped, hidden, quoted, visible, visible_block, visible_json
 
 EXAMPLES = {
     "\x00": "\\u{0000}",
@@ -81,3 +83,53 @@ def test_gh_references_are_set_in_code(ref):
 
 def test_words_that_only_look_alike_stay_prose():
     assert plain("GH-x and high-5") == "GH\\-x and high\\-5"
+
+
+@given(
+    st.recursive(st.text() | st.integers() | st.none(), lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids))
+)
+def test_json_keeps_its_data_and_hides_nothing(data):
+    import json
+
+    text = visible_json(json.dumps(data, ensure_ascii=False, indent=2))
+    assert json.loads(text) == data
+    assert not any(hidden(c) for c in text if c != "\n")
+    text.encode("utf-8")  # a lone surrogate is written as its escape, so the file can be written
+
+
+def test_json_escapes_examples():
+    assert visible_json('"a\u202eb\U000e0041"') == '"a\\u202eb\\udb40\\udc41"'
+    assert visible_json('"中文 café"') == '"中文 café"'
+
+
+@given(st.text())
+def test_every_output_builder_shows_nothing_hidden(text):
+    from docsnippets.github.workflow import annotation, one_line, plain_line
+
+    for built in (annotation("error", text, file=text, title=text), plain_line(text), one_line(text, 140)):
+        assert not any(hidden(c) for c in built)
+
+
+def test_quoted_is_repr_in_the_visible_form():
+    assert quoted("docs/a.md") == "'docs/a.md'"
+    assert quoted("it's\\\x1b") == "'it\\'s\\\\\\u{001B}'"
+    assert quoted(3) == "3" and quoted(None) == "None"
+
+
+@given(st.text(), st.integers(min_value=2, max_value=50))
+def test_clipped_never_cuts_an_escape(text, limit):
+    shown = clipped(visible(text), limit)
+    assert len(shown) <= limit
+    core = shown.removesuffix("\u2026")
+    assert visible(text).startswith(core)
+    assert re.search(r"\\u\{[0-9A-F]*$", core) is None
+
+
+def test_the_terminal_writer_shows_what_any_caller_prints():
+    import io
+
+    out = io.StringIO()
+    writer = VisibleWriter(out)
+    print("docs/\x1b[31mred\u202e.md", file=writer)  # type: ignore[arg-type]
+    writer.write("\tcode\n")
+    assert out.getvalue() == "docs/\\u{001B}[31mred\\u{202E}.md\n\tcode\n"

@@ -18,6 +18,7 @@ from typing import Any, Final
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.transport import Transport
+from docsnippets.visible import visible_block
 
 COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
 #: The login ``GITHUB_TOKEN`` (an installation token, ``ghs_…``) comments as.
@@ -99,7 +100,7 @@ class StickyComment:
     def upsert(self, body: str, *, create: bool) -> CommentOutcome:
         """Make the PR carry exactly one own marker comment with `body` (creating it only if
         `create`), cleaning up own duplicates left by races or earlier bugs."""
-        body = with_marker(body)
+        body = visible_block(with_marker(body))  # the one visible form, whoever built the body
         if len(body) > GITHUB_COMMENT_LIMIT:
             raise GitHubError(
                 ErrorKind.TOO_LARGE,

@@ -11,8 +11,9 @@ from docsnippets.constants import FIX_COMMAND
 from docsnippets.judge.compare import Change, Report
 from docsnippets.judge.lost import union
 from docsnippets.judge.verdict import Verdict, decide
-from docsnippets.report.markup import span, visible
+from docsnippets.report.markup import span
 from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.visible import visible
 
 # The listing's helpers (entries.py, the reference findings) load only when there is something
 # to list: a fresh check prints its verdict without them.
