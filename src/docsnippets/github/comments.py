@@ -5,6 +5,13 @@ Anyone can paste the marker into a comment of their own; adopting such a comment
 the report where its author can later edit it into a fake verdict, and deleting the bot's own
 comment as its "duplicate". So a comment counts only when its author is the login the run
 writes as, and no other comment is ever edited or deleted.
+
+Anyone can also comment thousands of times. GitHub lists an issue's comments oldest first and
+filters them by nothing but a time, so the run reads a bounded number of pages
+(``SEARCH_PAGES``): the first, where a comment posted when the pull request opened stays, then
+the newest, from the last page back, until one holds a comment of ours. A comment buried
+deeper than that under other people's is not found, and a new one is posted at the end, where
+the next run finds it; a flood of comments costs a run a few requests, never its verdict.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
 
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
 from docsnippets.github.errors import ErrorKind, GitHubError
@@ -25,6 +33,8 @@ COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
 ACTIONS_BOT: Final = "github-actions[bot]"
 
 _log = logging.getLogger(__name__)
+#: Pages of the comment list one search reads: the first, then the newest ones.
+SEARCH_PAGES: Final = 5
 
 
 class CommentAction(StrEnum):
@@ -77,6 +87,14 @@ def _same_body(left: str | None, right: str) -> bool:
         return text.replace("\r\n", "\n").rstrip()
 
     return left is not None and norm(left) == norm(right)
+
+
+def _page_number(url: str) -> int:
+    """The ``page`` a list URL asks for (GitHub's links name it; 1 when absent)."""
+    try:
+        return int(parse_qs(urlsplit(url).query).get("page", ["1"])[0])
+    except ValueError:
+        return 1
 
 
 def comment_of(data: Any) -> Comment:
@@ -148,12 +166,26 @@ class StickyComment:
         return CommentOutcome(CommentAction.UPDATED, survivor.id, survivor.html_url, deleted)
 
     def _own(self) -> list[Comment]:
-        """Our marker comments, oldest first: written by our login, the marker on its own line."""
+        """Our marker comments, oldest first: written by our login, the marker on its own line,
+        on the first page or on the newest ones (see ``SEARCH_PAGES``)."""
+        operation = "listing the PR comments"
         url = f"{self._repo_url}/issues/{self._number}/comments"
-        found = [
-            comment_of(c) for c in self._transport.pages("listing the PR comments", url, {"per_page": self._per_page})
-        ]
-        return sorted((c for c in found if c.author == self._author and has_marker(c.body)), key=lambda c: c.id)
+        items, links = self._transport.page(operation, url, {"per_page": self._per_page})
+        found = {c.id: c for c in map(comment_of, items) if self._is_own(c)}
+        newer = links.get("last") if not found else None  # racing duplicates are posted together
+        for _ in range(SEARCH_PAGES - 1):
+            if newer is None or _page_number(newer) <= 1:
+                break
+            items, links = self._transport.page(operation, newer)
+            mine = [c for c in map(comment_of, items) if self._is_own(c)]
+            found.update((c.id, c) for c in mine)
+            if mine:
+                break
+            newer = links.get("prev")
+        return sorted(found.values(), key=lambda c: c.id)
+
+    def _is_own(self, comment: Comment) -> bool:
+        return comment.author == self._author and has_marker(comment.body)
 
     def _edit(self, comment: Comment, body: str) -> bool:
         """PATCH the comment; False when it no longer exists."""

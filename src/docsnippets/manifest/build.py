@@ -28,7 +28,7 @@ from docsnippets.manifest.io import (
     permalink_of,
     validate_source,
 )
-from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
+from docsnippets.snippets.records import Inventory, Pair, Snippet, pair_id_of, recorded_fields, snippet_from
 from docsnippets.sources import FileSource
 
 __all__ = [
@@ -98,11 +98,7 @@ def build(
     files: dict[str, dict[str, Any]] = {}
     for index, s in enumerate(inv.snippets):
         group = files.setdefault(s.file, {"counterpart": inv.counterpart_of(s.file), "snippets": []})
-        entry: dict[str, Any] = {"id": ids[index], **fence_fields(s)}
-        if s.status_message is not None:
-            entry["status_message"] = s.status_message
-        if s.status_line is not None:
-            entry["status_line"] = s.status_line
+        entry: dict[str, Any] = {"id": ids[index], **recorded_fields(s)}
         entry["body"] = s.body
         entry["body_sha256"] = s.body_sha256
         entry["pair"] = pair_field.get(index)

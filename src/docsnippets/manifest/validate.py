@@ -63,6 +63,40 @@ def describe(error: SchemaViolation) -> str:
     return f"{where}{found} must be {error.title}"
 
 
+#: The fields ``build`` writes at each level: the schema's properties (a test keeps them equal).
+#: The schema lets a file carry others, but docsnippets never writes them, so none is true.
+WRITTEN_FIELDS = {
+    "top": frozenset({"schema", "generator", "source", "selection", "files"}),
+    "file": frozenset({"counterpart", "snippets"}),
+    "snippet": frozenset(
+        {"id", "fence_lines", "code_lines", "info", "markers", "modules", "status", "status_message"}
+        | {"status_line", "body", "body_sha256", "pair", "permalink"}
+    ),
+}
+GENERATOR = "docsnippets"
+
+
+def unwritten(data: dict[str, Any]) -> list[str]:
+    """What a schema-2 manifest records that docsnippets would not write, one reason each: a
+    field it has no such field for, a generator other than itself."""
+    out = [f"recorded {key} is no field docsnippets writes" for key in data if key not in WRITTEN_FIELDS["top"]]
+    if data.get("generator", GENERATOR) != GENERATOR:
+        out.append(f"recorded generator differs from the one that writes it ({GENERATOR})")
+    for file, group in data["files"].items():
+        out += [
+            f"{file}: recorded {key} is no field docsnippets writes"
+            for key in group
+            if key not in WRITTEN_FIELDS["file"]
+        ]
+        for n, entry in enumerate(group["snippets"], 1):
+            out += [
+                f"{file} snippet {n}: recorded {key} is no field docsnippets writes"
+                for key in entry
+                if key not in WRITTEN_FIELDS["snippet"]
+            ]
+    return out
+
+
 def validate(data: dict[str, Any], bad: Bad) -> None:
     """Raise ``bad(message)`` for the first problem of a schema-2 manifest."""
     try:

@@ -1,0 +1,76 @@
+"""Other people's comments cannot keep a pull request from its verdict.
+
+Anyone may comment on a pull request, thousands of times. Stage 2 finds its own sticky
+comment within a few pages (the first, then the newest ones), so a flood costs it a bounded
+number of requests and the commit status is still the verdict, never an ``error``; a comment
+by someone else that carries the marker is never adopted, edited or deleted.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.support.scenario import REPO
+from tests.support.small_pr import SNIPPET, SmallPR
+
+from docsnippets.github.client import COMMENT_MARKER, with_marker
+from docsnippets.github.comments import SEARCH_PAGES
+
+FLOOD = 3_000
+FORGED = f"looks official\n\n{COMMENT_MARKER}\n"
+LISTING = r"/issues/42/comments$"
+
+
+def flood(fake, own_at: int | None) -> int | None:
+    """FLOOD comments by others (a forged marker comment first and last among them), the bot's
+    own sticky comment after ``own_at`` of them; its id."""
+    own = None
+    for i in range(FLOOD):
+        if i == own_at:
+            own = fake.add_comment(REPO, 42, with_marker("### old report"))
+        forged = i in (0, FLOOD - 1)
+        fake.add_comment(REPO, 42, FORGED if forged else f"+1 ({i})", user="mallory")
+    if own_at == FLOOD:
+        own = fake.add_comment(REPO, 42, with_marker("### old report"))
+    return own
+
+
+@pytest.mark.parametrize(
+    ("own_at", "found"),
+    [(0, True), (FLOOD, True), (FLOOD - 2, True), (FLOOD // 2, False), (None, False)],
+    ids=["first", "last", "newest-page", "buried", "none"],
+)
+@pytest.mark.parametrize("stale", [True, False], ids=["stale", "fresh"])
+def test_a_comment_flood_leaves_the_verdict_alone(tmp_path, fake, own_at, found, stale):
+    head = {"docs/en/new.md": "# New\n\n" + SNIPPET} if stale else {}
+    pr = SmallPR(tmp_path, fake, head=head)
+    own = flood(fake, own_at)
+    fake.reset_log()
+    result = pr.stage2().run()
+    assert result.code == 0, result.stdout + result.stderr
+    [status] = pr.statuses()
+    assert status["state"] == ("failure" if stale else "success"), status
+
+    listings = fake.requests("GET", LISTING)
+    assert len(listings) <= 2 * SEARCH_PAGES  # a search, and one more after posting a new comment
+    assert len(fake.log) <= 40, [r.path for r in fake.log]
+
+    comments = fake.comments(REPO, 42)
+    forged = [c for c in comments if c.user == "mallory" and c.body == FORGED]
+    assert len(forged) == 2  # never edited, never deleted
+    mine = [c for c in comments if c.user != "mallory"]
+    if found:
+        assert [c.id for c in mine] == [own] and mine[0].body != with_marker("### old report")
+        assert not fake.requests("POST", LISTING)
+    elif stale:
+        assert fake.requests("POST", LISTING)  # posted anew at the end, where the next run finds it
+        assert mine[-1].id == max(c.id for c in comments)
+
+
+def test_the_next_run_finds_the_comment_it_posted_under_a_flood(tmp_path, fake):
+    pr = SmallPR(tmp_path, fake, head={"docs/en/new.md": "# New\n\n" + SNIPPET})
+    flood(fake, FLOOD // 2)
+    assert pr.stage2("first").run().code == 0
+    fake.reset_log()
+    assert pr.stage2("second").run().code == 0
+    assert not fake.requests("POST", LISTING)  # the comment of the first run, updated or unchanged
+    assert len(fake.requests("GET", LISTING)) == 2  # the first page and the last
