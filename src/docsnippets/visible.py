@@ -7,7 +7,8 @@ characters, line and paragraph separators, private-use, unassigned and surrogate
 and letters that render as blank space. Each is shown as ``\\u{XXXX}`` (its code point in hex,
 at least four digits) wherever text leaves docsnippets: the log and annotations, the step
 outputs, the job summary, the PR comment, the commit status, the terminal and the files it
-renders. Text a reader can see (any script, emoji, ordinary spaces) stays as it is.
+renders. Text a reader can see (any script, emoji, ordinary spaces) stays as it is, and so
+does one emoji or text presentation selector right after the symbol it styles (``⚠️``).
 
 Two outputs keep a form of their own, because their readers are programs: JSON (the report,
 ``--format json``, the manifest) writes each hidden character as JSON's own ``\\uXXXX`` escape,
@@ -44,6 +45,7 @@ _BLANK_LOOKING = (
 _CANDIDATE = re.compile(r"[^\x20-\x7e]")
 _BLOCK_CANDIDATE = re.compile(r"[^\t\n\x20-\x7e]")
 _ESCAPE_START = "\\u{"
+_PRESENTATION = "\ufe0e\ufe0f"
 
 
 def hidden(char: str) -> bool:
@@ -57,9 +59,20 @@ def hidden(char: str) -> bool:
     )
 
 
+def _presentation(match: re.Match[str]) -> bool:
+    """A text or emoji presentation selector right after the symbol it styles (the ``⚠️`` of
+    our own headlines): part of how that symbol is seen. One only, after a visible non-ASCII
+    character; a run of selectors (which can spell hidden data) is shown as any other."""
+    start = match.start()
+    if match.group() not in _PRESENTATION or start == 0:
+        return False
+    base = match.string[start - 1]
+    return not base.isascii() and base not in _PRESENTATION and not hidden(base)
+
+
 def _shown(match: re.Match[str]) -> str:
     char = match.group()
-    return f"\\u{{{ord(char):04X}}}" if hidden(char) else char
+    return f"\\u{{{ord(char):04X}}}" if hidden(char) and not _presentation(match) else char
 
 
 def visible(text: str, *, block: bool = False) -> str:

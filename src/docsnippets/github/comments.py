@@ -172,7 +172,7 @@ class StickyComment:
         url = f"{self._repo_url}/issues/{self._number}/comments"
         items, links = self._transport.page(operation, url, {"per_page": self._per_page})
         found = {c.id: c for c in map(comment_of, items) if self._is_own(c)}
-        newer = links.get("last") if not found else None  # racing duplicates are posted together
+        newer = links.get("last")
         for _ in range(SEARCH_PAGES - 1):
             if newer is None or _page_number(newer) <= 1:
                 break
