@@ -22,9 +22,7 @@ from tests.support.small_pr import SNIPPET, SmallPR
 # each other kind: a C1 control, a line separator, a zero-width space, a tag character, BOM.
 HIDDEN = "\x1b[8m\u202eevil\u200d\x85\u2028\u200b\U000e0041\ufeff\x7f"
 EVIL = f"docs/en/{HIDDEN}.md"
-SHOWN = (
-    "docs/en/\\u{001B}[8m\\u{202E}evil\\u{200D}\\u{0085}\\u{2028}\\u{200B}\\u{E0041}\\u{FEFF}\\u{007F}.md"
-)
+SHOWN = "docs/en/\\u{001B}[8m\\u{202E}evil\\u{200D}\\u{0085}\\u{2028}\\u{200B}\\u{E0041}\\u{FEFF}\\u{007F}.md"
 CLI = (sys.executable, "-c", "from docsnippets.cli.commands import run; run()")  # the console script
 _HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
 
@@ -32,9 +30,7 @@ _HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
 def raw_hidden(text: str, *, layout: str = "\n") -> list[str]:
     """The hidden characters left in ``text`` (``layout``: the line breaks and tabs of the
     output's own layout)."""
-    return [
-        f"U+{ord(c):04X}" for c in text if c not in layout and unicodedata.category(c) in _HIDDEN_CATEGORIES
-    ]
+    return [f"U+{ord(c):04X}" for c in text if c not in layout and unicodedata.category(c) in _HIDDEN_CATEGORIES]
 
 
 def assert_all_visible(result: Result, pr) -> None:
