@@ -8,7 +8,7 @@ same body in another file (moved with its file); what is left was added or remov
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -163,10 +163,12 @@ def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     return out
 
 
-def _counterpart_reasons(before: Inventory, after: Inventory, lost: Sequence[LostPair]) -> list[str]:
-    """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion
-    already says why it changed."""
-    explained = {name for x in lost for name in (x.kept, x.gone)}
+def _counterpart_reasons(
+    before: Inventory, after: Inventory, lost: Sequence[LostPair], pairs_changed: Collection[str]
+) -> list[str]:
+    """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion, or
+    its examples pairing differently, already say why it changed."""
+    explained = {name for x in lost for name in (x.kept, x.gone)} | set(pairs_changed)
     was, now = dict(before.counterparts), dict(after.counterparts)
     return [
         f"{file}: recorded counterpart differs from the tree ({was[file] or 'none'}, now {now[file] or 'none'})"
@@ -278,8 +280,9 @@ def compare(
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]
-    reasons += _counterpart_reasons(before, after, lost)
-    if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed or lost):
+    pair_changes = _pair_keys(before) ^ _pair_keys(after)
+    reasons += _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
+    if pair_changes and not (added or removed or changed or lost):
         reasons.append("bilingual pairs changed: " + "; ".join(relation_changes(before, after, mapping)))
 
     before_desync, before_members = _desync_sets(before)
