@@ -74,3 +74,28 @@ def test_the_next_run_finds_the_comment_it_posted_under_a_flood(tmp_path, fake):
     assert pr.stage2("second").run().code == 0
     assert not fake.requests("POST", LISTING)  # the comment of the first run, updated or unchanged
     assert len(fake.requests("GET", LISTING)) == 2  # the first page and the last
+
+
+def test_a_buried_comment_is_outdone_by_one_that_tells_the_verdict(tmp_path, fake):
+    """A report buried under a flood says what an earlier run found (stale, say). When this
+    run has nothing noteworthy to say (``on-change``) it would normally stay silent; but the
+    search could not rule out an old report of ours, so it posts the current one at the end:
+    the newest comment of ours always tells the verdict the status gives."""
+    pr = SmallPR(tmp_path, fake)  # fresh: nothing noteworthy, no comment needed on its own
+    flood(fake, FLOOD // 2)
+    result = pr.stage2().run()
+    assert result.code == 0, result.stdout + result.stderr
+    [status] = pr.statuses()
+    assert status["state"] == "success"
+    mine = [c for c in fake.comments(REPO, 42) if c.user != "mallory"]
+    assert len(mine) == 2 and mine[0].body == with_marker("### old report")  # never found, never touched
+    assert "up to date" in mine[-1].body and mine[-1].id == max(c.id for c in fake.comments(REPO, 42))
+
+
+def test_a_short_list_without_our_comment_stays_silent_when_nothing_is_noteworthy(tmp_path, fake):
+    """Every page read and no comment of ours: ``on-change`` posts nothing for a fresh PR."""
+    pr = SmallPR(tmp_path, fake)
+    for i in range(SEARCH_PAGES * 3 - 1):  # fewer pages than a search reads (3 comments a page)
+        fake.add_comment(REPO, 42, f"+1 ({i})", user="mallory")
+    assert pr.stage2().run().code == 0
+    assert all(c.user == "mallory" for c in fake.comments(REPO, 42))

@@ -11,7 +11,9 @@ filters them by nothing but a time, so the run reads a bounded number of pages
 (``SEARCH_PAGES``): the first, where a comment posted when the pull request opened stays, then
 the newest, from the last page back, until one holds a comment of ours. A comment buried
 deeper than that under other people's is not found, and a new one is posted at the end, where
-the next run finds it; a flood of comments costs a run a few requests, never its verdict.
+the next run finds it; a flood of comments costs a run a few requests, never its verdict. A new
+one is posted even when the run has nothing noteworthy to say (``on-change``): the buried one
+may tell an old verdict, and the newest comment of ours must tell the current one.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class StickyComment:
 
     def upsert(self, body: str, *, create: bool) -> CommentOutcome:
         """Make the PR carry exactly one own marker comment with `body` (creating it only if
-        `create`), cleaning up own duplicates left by races or earlier bugs."""
+        `create`, or when the search left pages unread where an old one may lie), cleaning up
+        own duplicates left by races or earlier bugs."""
         body = visible_block(with_marker(body))  # the one visible form, whoever built the body
         if len(body) > GITHUB_COMMENT_LIMIT:
             raise GitHubError(
@@ -127,9 +130,9 @@ class StickyComment:
         return self._upsert(body, create=create, attempts=2)
 
     def _upsert(self, body: str, *, create: bool, attempts: int) -> CommentOutcome:
-        existing = self._own()
+        existing, searched_all = self._own()
         if not existing:
-            if not create:
+            if not create and searched_all:
                 return CommentOutcome(CommentAction.SKIPPED, None, None, 0)
             return self._create(body)
         newest = existing[-1]
@@ -151,7 +154,7 @@ class StickyComment:
         mine = comment_of(data)
         # Two runs may have posted at once: list again, keep the oldest, delete the rest.
         # Every racer sees its own comment and agrees on the lowest id, so one survives.
-        seen = {c.id: c for c in self._own()}
+        seen = {c.id: c for c in self._own()[0]}
         seen.setdefault(mine.id, mine)
         if len(seen) == 1:
             return CommentOutcome(CommentAction.CREATED, mine.id, mine.html_url, 0)
@@ -165,9 +168,10 @@ class StickyComment:
             raise GitHubError(ErrorKind.NOT_FOUND, "updating the PR comment failed: 404 Not Found")
         return CommentOutcome(CommentAction.UPDATED, survivor.id, survivor.html_url, deleted)
 
-    def _own(self) -> list[Comment]:
+    def _own(self) -> tuple[list[Comment], bool]:
         """Our marker comments, oldest first: written by our login, the marker on its own line,
-        on the first page or on the newest ones (see ``SEARCH_PAGES``)."""
+        on the first page or on the newest ones (see ``SEARCH_PAGES``); and whether every page
+        was read, so that finding none means there is none."""
         operation = "listing the PR comments"
         url = f"{self._repo_url}/issues/{self._number}/comments"
         items, links = self._transport.page(operation, url, {"per_page": self._per_page})
@@ -182,7 +186,8 @@ class StickyComment:
             if mine:
                 break
             newer = links.get("prev")
-        return sorted(found.values(), key=lambda c: c.id)
+        searched_all = newer is None or _page_number(newer) <= 1
+        return sorted(found.values(), key=lambda c: c.id), searched_all
 
     def _is_own(self, comment: Comment) -> bool:
         return comment.author == self._author and has_marker(comment.body)
