@@ -8,7 +8,8 @@ and letters that render as blank space. Each is shown as ``\\u{XXXX}`` (its code
 at least four digits) wherever text leaves docsnippets: the log and annotations, the step
 outputs, the job summary, the PR comment, the commit status, the terminal and the files it
 renders. Text a reader can see (any script, emoji, ordinary spaces) stays as it is, and so
-does one emoji or text presentation selector right after the symbol it styles (``⚠️``).
+does one emoji or text presentation selector right after a symbol (``⚠️``), where it chooses how
+the symbol looks; after a letter it changes nothing seen, and is shown.
 
 Two outputs keep a form of their own, because their readers are programs: JSON (the report,
 ``--format json``, the manifest) writes each hidden character as JSON's own ``\\uXXXX`` escape,
@@ -46,6 +47,10 @@ _CANDIDATE = re.compile(r"[^\x20-\x7e]")
 _BLOCK_CANDIDATE = re.compile(r"[^\t\n\x20-\x7e]")
 _ESCAPE_START = "\\u{"
 _PRESENTATION = "\ufe0e\ufe0f"
+# What a presentation selector may style: a symbol (Unicode's Other Symbol category holds
+# nearly every emoji), and the emoji of other categories (Unicode's emoji data names these).
+_SYMBOL = "So"
+_EMOJI_BEYOND_SYMBOLS = frozenset("‼⁉ℹ↔◻◼◽◾⤴⤵〰〽")
 
 
 def hidden(char: str) -> bool:
@@ -61,13 +66,14 @@ def hidden(char: str) -> bool:
 
 def _presentation(match: re.Match[str]) -> bool:
     """A text or emoji presentation selector right after the symbol it styles (the ``⚠️`` of
-    our own headlines): part of how that symbol is seen. One only, after a visible non-ASCII
-    character; a run of selectors (which can spell hidden data) is shown as any other."""
+    our own headlines): part of how that symbol is seen. One only, after a symbol; after a
+    letter (``中\ufe0f``) it is invisible, so two names differing by it would look the same,
+    and a run of selectors can spell hidden data: both are shown as any other."""
     start = match.start()
     if match.group() not in _PRESENTATION or start == 0:
         return False
     base = match.string[start - 1]
-    return not base.isascii() and base not in _PRESENTATION and not hidden(base)
+    return (unicodedata.category(base) == _SYMBOL or base in _EMOJI_BEYOND_SYMBOLS) and not hidden(base)
 
 
 def _shown(match: re.Match[str]) -> str:

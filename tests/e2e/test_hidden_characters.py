@@ -19,10 +19,14 @@ from tests.support.scenario import REPO, TOKEN, Result
 from tests.support.small_pr import SNIPPET, SmallPR
 
 # ESC [8m (conceal), U+202E (right-to-left override), U+200D (zero-width joiner), and one of
-# each other kind: a C1 control, a line separator, a zero-width space, a tag character, BOM.
-HIDDEN = "\x1b[8m\u202eevil\u200d\x85\u2028\u200b\U000e0041\ufeff\x7f"
+# each other kind: a C1 control, a line separator, a zero-width space, a tag character, BOM,
+# a variation selector after a letter (it changes nothing seen there), a Hangul filler.
+HIDDEN = "\x1b[8m\u202eevil\u200d\x85\u2028\u200b\U000e0041\ufeff\x7f中\ufe0f\u3164"
 EVIL = f"docs/en/{HIDDEN}.md"
-SHOWN = "docs/en/\\u{001B}[8m\\u{202E}evil\\u{200D}\\u{0085}\\u{2028}\\u{200B}\\u{E0041}\\u{FEFF}\\u{007F}.md"
+SHOWN = (
+    "docs/en/\\u{001B}[8m\\u{202E}evil\\u{200D}\\u{0085}\\u{2028}\\u{200B}\\u{E0041}\\u{FEFF}\\u{007F}"
+    "中\\u{FE0F}\\u{3164}.md"
+)
 CLI = (sys.executable, "-c", "from docsnippets.cli.commands import run; run()")  # the console script
 _HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
 
