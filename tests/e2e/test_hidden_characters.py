@@ -62,6 +62,9 @@ def test_stage_1_shows_a_hidden_name_the_same_way_everywhere(tmp_path, fake):
     assert SHOWN in result.summary
     [comment] = scenario.comments()
     assert SHOWN in comment
+    report = scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8")
+    assert raw_hidden(report) == []  # JSON's own escapes: the artifact reads back as the real name
+    assert EVIL in {entry["file"] for entry in json.loads(report)["added"]}
 
 
 def test_stage_2_shows_a_hidden_name_the_same_way_everywhere(tmp_path, fake):

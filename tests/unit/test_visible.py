@@ -169,3 +169,45 @@ def test_the_terminal_writer_shows_what_any_caller_prints():
     print("docs/\x1b[31mred\u202e.md", file=writer)  # type: ignore[arg-type]
     writer.write("\tcode\n")
     assert out.getvalue() == "docs/\\u{001B}[31mred\\u{202E}.md\n\tcode\n"
+
+
+# Each output shows hidden characters by itself, whoever built the text that reaches it: the
+# builders above do it too, so each layer is tested alone.
+RAW = "docs/\x1b[31m\u202eevil\u200b.md"
+SHOWN = "docs/\\u{001B}[31m\\u{202E}evil\\u{200B}.md"
+
+
+def test_the_log_stream_shows_a_command_built_elsewhere():
+    import io
+
+    from docsnippets.github.workflow import LogStream
+
+    out = io.StringIO()
+    LogStream(out).command(f"::notice::{RAW}")
+    assert out.getvalue() == f"::notice::{SHOWN}\n"
+
+
+def test_the_job_summary_is_appended_visible(tmp_path):
+    from docsnippets.github.workflow import append_summary
+
+    path = tmp_path / "summary.md"
+    append_summary(path, f"| {RAW} |\n\tindented\n")
+    assert path.read_text(encoding="utf-8") == f"| {SHOWN} |\n\tindented\n"
+
+
+def test_a_template_renders_visible_whatever_it_does_with_its_values():
+    from docsnippets.report import templating
+
+    template = templating.environment().from_string("{{ raw }} and {{ '\\u2066' }}")
+    assert templating.render(template, "custom.md.j2", {"raw": RAW}) == f"{SHOWN} and \\u{{2066}}"
+
+
+def test_the_manifest_text_holds_nothing_hidden_and_reads_back():
+    import json
+
+    from docsnippets.manifest.io import dumps
+
+    data = {"files": {RAW: {"snippets": [{"body": "x = '\u2028'\n"}]}}}
+    text = dumps(data)
+    assert not any(hidden(c) for c in text if c != "\n")
+    assert json.loads(text) == data

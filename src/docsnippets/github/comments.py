@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.transport import Transport
-from docsnippets.visible import visible_block
+from docsnippets.visible import visible, visible_block
 
 COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
 #: The login ``GITHUB_TOKEN`` (an installation token, ``ghs_…``) comments as.
@@ -213,5 +213,6 @@ class StickyComment:
                 deleted += 1
             except GitHubError as exc:
                 if exc.kind != ErrorKind.NOT_FOUND:  # someone else deleted it: fine
-                    _log.warning("%s (comment %d)", exc, comment.id)
+                    # Python's logging writes to the log past LogStream: GitHub's words shown visible
+                    _log.warning("%s (comment %d)", visible(str(exc)), comment.id)
         return deleted
