@@ -99,6 +99,11 @@ MORE_FIELDS: dict[str, tuple[Edit, str, int]] = {
         "recorded approved is no field docsnippets writes",
         STALE,
     ),
+    "a source field docsnippets never writes": (
+        lambda data: data["source"].__setitem__("verified", True),
+        "recorded source.verified is no field docsnippets writes",
+        STALE,
+    ),
     "the generator": (
         lambda data: data.__setitem__("generator", "verified-by-hand"),
         "recorded generator differs",
@@ -183,5 +188,22 @@ def test_the_written_fields_are_the_schemas():
 
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert WRITTEN_FIELDS["top"] == set(schema["properties"])
+    assert WRITTEN_FIELDS["source"] == set(schema["properties"]["source"]["properties"])
     assert WRITTEN_FIELDS["file"] == set(schema["$defs"]["file"]["properties"])
     assert WRITTEN_FIELDS["snippet"] == set(schema["$defs"]["snippet"]["properties"])
+
+
+def test_a_key_written_twice_is_an_error_naming_it(tree, capsys):
+    """A reviewer reads the first of two values, a JSON reader the last: the text claims both."""
+    path = tree / "documentation-snippets.json"
+    original = path.read_text(encoding="utf-8")
+    first = '"info": "python",'
+    assert first in original
+    path.write_text(original.replace(first, '"info": "python title=\\"verified\\"",\n' + first, 1), encoding="utf-8")
+    try:
+        code = main(["check", "--root", str(tree)], out=io.StringIO())
+    finally:
+        path.write_text(original, encoding="utf-8")
+    err = capsys.readouterr().err
+    assert code == ERROR, err
+    assert "'info' twice" in err and "docsnippets update" in err, err

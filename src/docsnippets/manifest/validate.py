@@ -67,6 +67,7 @@ def describe(error: SchemaViolation) -> str:
 #: The schema lets a file carry others, but docsnippets never writes them, so none is true.
 WRITTEN_FIELDS = {
     "top": frozenset({"schema", "generator", "source", "selection", "files"}),
+    "source": frozenset({"repository", "commit", "server_url"}),
     "file": frozenset({"counterpart", "snippets"}),
     "snippet": frozenset(
         {"id", "fence_lines", "code_lines", "info", "markers", "modules", "status", "status_message"}
@@ -76,24 +77,26 @@ WRITTEN_FIELDS = {
 GENERATOR = "docsnippets"
 
 
+def _unknown(record: dict[str, Any], level: str, where: str = "", prefix: str = "") -> list[str]:
+    return [
+        f"{where}recorded {prefix}{key} is no field docsnippets writes"
+        for key in record
+        if key not in WRITTEN_FIELDS[level]
+    ]
+
+
 def unwritten(data: dict[str, Any]) -> list[str]:
     """What a schema-2 manifest records that docsnippets would not write, one reason each: a
     field it has no such field for, a generator other than itself."""
-    out = [f"recorded {key} is no field docsnippets writes" for key in data if key not in WRITTEN_FIELDS["top"]]
+    out = _unknown(data, "top")
+    if isinstance(data.get("source"), dict):
+        out += _unknown(data["source"], "source", prefix="source.")
     if data.get("generator", GENERATOR) != GENERATOR:
         out.append(f"recorded generator differs from the one that writes it ({GENERATOR})")
     for file, group in data["files"].items():
-        out += [
-            f"{file}: recorded {key} is no field docsnippets writes"
-            for key in group
-            if key not in WRITTEN_FIELDS["file"]
-        ]
+        out += _unknown(group, "file", f"{file}: ")
         for n, entry in enumerate(group["snippets"], 1):
-            out += [
-                f"{file} snippet {n}: recorded {key} is no field docsnippets writes"
-                for key in entry
-                if key not in WRITTEN_FIELDS["snippet"]
-            ]
+            out += _unknown(entry, "snippet", f"{file} snippet {n}: ")
     return out
 
 
