@@ -207,3 +207,24 @@ def test_a_key_written_twice_is_an_error_naming_it(tree, capsys):
     err = capsys.readouterr().err
     assert code == ERROR, err
     assert "'info' twice" in err and "docsnippets update" in err, err
+
+
+@pytest.mark.parametrize("field", ["status_message", "status_line", "status", "markers"])
+def test_what_the_compiler_found_is_judged_by_the_python_that_reads_it(tree, field, capsys):
+    """The compiler's words (and, more rarely, what it and the tokenizer accept) change between
+    Python versions: a manifest written under another Python reads as false here, and the
+    reason names the Python that judged it, so the fix (write it with that one) is plain."""
+    import sys
+
+    edit, _, _ = SNIPPET_FIELDS[field]
+    code, out = check(tree, edit)
+    assert code == STALE, (out, capsys.readouterr().err)
+    python = f"as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
+    [reason] = [r for r in json.loads(out)["reasons"] if f"recorded {field}" in r]
+    assert reason.endswith(python), reason
+
+
+def test_where_a_snippet_stands_is_no_question_of_python(tree, capsys):
+    code, out = check(tree, SNIPPET_FIELDS["info"][0])
+    assert code == STALE, (out, capsys.readouterr().err)
+    assert not any("Python" in r for r in json.loads(out)["reasons"])

@@ -7,6 +7,7 @@ same body in another file (moved with its file); what is left was added or remov
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -16,7 +17,14 @@ from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.pairs import align, similarity
-from docsnippets.snippets.records import POSITION_FIELDS, Inventory, Snippet, moved_as_a_whole, recorded_fields
+from docsnippets.snippets.records import (
+    COMPILED_FIELDS,
+    POSITION_FIELDS,
+    Inventory,
+    Snippet,
+    moved_as_a_whole,
+    recorded_fields,
+)
 
 RECORD_REASONS = 5  # false records named one by one; the rest are counted
 
@@ -147,7 +155,8 @@ def _continued(
 
 def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     """One reason per false record, named as a person finds it in the manifest: the file, the
-    snippet's number there (1-based, document order) and the fields."""
+    snippet's number there (1-based, document order) and the fields; when the compiler's
+    findings differ, the Python that judged them, since another one may have written them."""
     ordinal: dict[str, int] = {}
     counts: dict[str, int] = defaultdict(int)
     for sid, s in zip(before.ids, before.snippets, strict=True):
@@ -157,7 +166,9 @@ def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     for c in metadata[:RECORD_REASONS]:
         verb = "differs" if len(c.fields) == 1 else "differ"
         where = f"{c.before.file} snippet {ordinal[c.before_id]}"
-        out.append(f"{where}: recorded {', '.join(c.fields)} {verb} from the page")
+        judged = f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
+        compiled = any(f in COMPILED_FIELDS for f in c.fields)
+        out.append(f"{where}: recorded {', '.join(c.fields)} {verb} from the page{judged if compiled else ''}")
     if len(metadata) > RECORD_REASONS:
         out.append(f"{len(metadata) - RECORD_REASONS} more snippet records differ from their pages")
     return out

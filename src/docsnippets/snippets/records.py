@@ -51,6 +51,9 @@ def fence_fields(s: Snippet) -> dict[str, Any]:
 
 #: The fields that say where a snippet stands: they may move as a whole (see ``moved_as_a_whole``).
 POSITION_FIELDS = ("fence_lines", "code_lines")
+#: What Python's tokenizer and compiler found: their words, and now and then what they accept,
+#: change between Python versions, so these are true of the Python that reads the page.
+COMPILED_FIELDS = ("markers", "status", "status_message", "status_line")
 
 
 def recorded_fields(s: Snippet) -> dict[str, Any]:
