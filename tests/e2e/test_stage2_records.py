@@ -38,3 +38,5 @@ def test_stage_2_fails_a_false_record(tmp_path, fake, field):
     report = json.loads(scenario.host_path(result.outputs["report"]).read_text(encoding="utf-8"))
     said = f"{PAGE} snippet 1: recorded {field} differs from the page"
     assert any(r.startswith(said) for r in report["reasons"]), report["reasons"]
+    [annotation] = [a for a in result.annotations if f"recorded {field} differs" in a]
+    assert f"file={PAGE}," in annotation

@@ -228,3 +228,9 @@ def test_where_a_snippet_stands_is_no_question_of_python(tree, capsys):
     code, out = check(tree, SNIPPET_FIELDS["info"][0])
     assert code == STALE, (out, capsys.readouterr().err)
     assert not any("Python" in r for r in json.loads(out)["reasons"])
+
+
+def test_the_text_report_lists_a_false_record_under_its_file(tree, capsys):
+    code, out = check(tree, SNIPPET_FIELDS["info"][0], "--format", "text")
+    assert code == STALE, (out, capsys.readouterr().err)
+    assert f"  {PAGE}\n    record   " in out and "recorded info differs from the page" in out, out

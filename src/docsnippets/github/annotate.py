@@ -54,9 +54,10 @@ def _stale(freshness: Report, level: str, manifest_name: str) -> list[str]:
         annotation(level, f"snippet at {s.file}:{s.code_lines[0]} was removed; {fix}", title=title)
         for _, s in freshness.removed
     ]
-    for c in freshness.metadata:
-        claim = f"recorded {', '.join(c.fields)} differ from the page"
-        out.append(annotation(level, f"{claim}; {fix}", c.after.file, c.after.code_lines, title))
+    out += [
+        annotation(level, f"{c.false_record()}; {fix}", c.after.file, c.after.code_lines, title)
+        for c in freshness.metadata
+    ]
     out += [  # a snippet whose file changed: its entry names a file that no longer holds it
         annotation(level, f"snippet moved here from {c.before.file}; {fix}", c.after.file, c.after.code_lines, title)
         for c in freshness.moved

@@ -43,6 +43,15 @@ class Change:
     after_id: str
     fields: tuple[str, ...] = ()
 
+    def false_record(self) -> str:
+        """What is false in the record, in words: the fields, and when the compiler's findings
+        are among them the Python that judged them, since another one may have written them."""
+        verb = "differs" if len(self.fields) == 1 else "differ"
+        said = f"recorded {', '.join(self.fields)} {verb} from the page"
+        if any(f in COMPILED_FIELDS for f in self.fields):
+            said += f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
+        return said
+
 
 @dataclass(frozen=True)
 class Desync:
@@ -155,8 +164,7 @@ def _continued(
 
 def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     """One reason per false record, named as a person finds it in the manifest: the file, the
-    snippet's number there (1-based, document order) and the fields; when the compiler's
-    findings differ, the Python that judged them, since another one may have written them."""
+    snippet's number there (1-based, document order) and what is false."""
     ordinal: dict[str, int] = {}
     counts: dict[str, int] = defaultdict(int)
     for sid, s in zip(before.ids, before.snippets, strict=True):
@@ -164,11 +172,7 @@ def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
         ordinal[sid] = counts[s.file]
     out = []
     for c in metadata[:RECORD_REASONS]:
-        verb = "differs" if len(c.fields) == 1 else "differ"
-        where = f"{c.before.file} snippet {ordinal[c.before_id]}"
-        judged = f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
-        compiled = any(f in COMPILED_FIELDS for f in c.fields)
-        out.append(f"{where}: recorded {', '.join(c.fields)} {verb} from the page{judged if compiled else ''}")
+        out.append(f"{c.before.file} snippet {ordinal[c.before_id]}: {c.false_record()}")
     if len(metadata) > RECORD_REASONS:
         out.append(f"{len(metadata) - RECORD_REASONS} more snippet records differ from their pages")
     return out

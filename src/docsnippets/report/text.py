@@ -95,7 +95,7 @@ def _entries(report: Report, inventory: Inventory | None) -> dict[str, list[Entr
         for c in report.moved:
             add(c.after, f"moved    {_lines(c.after)}{_was(c)}")
     for c in report.metadata:
-        add(c.after, f"record   {_lines(c.after)}  recorded {', '.join(c.fields)} differ from the page")
+        add(c.after, f"record   {_lines(c.after)}  {c.false_record()}")
     for d in report.desynchronized:
         first = d.sides[0]
         others = "".join(f" <-> {_loc(s)}" for s in d.sides[1:])
