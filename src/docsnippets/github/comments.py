@@ -176,6 +176,8 @@ class StickyComment:
         url = f"{self._repo_url}/issues/{self._number}/comments"
         items, links = self._transport.page(operation, url, {"per_page": self._per_page})
         found = {c.id: c for c in map(comment_of, items) if self._is_own(c)}
+        if "next" not in links:  # one page holds them all
+            return sorted(found.values(), key=lambda c: c.id), True
         newer = links.get("last")
         for _ in range(SEARCH_PAGES - 1):
             if newer is None or _page_number(newer) <= 1:
@@ -186,7 +188,9 @@ class StickyComment:
             if mine:
                 break
             newer = links.get("prev")
-        searched_all = newer is None or _page_number(newer) <= 1
+        # Every page was read when the walk back from the last one reached the first; without
+        # a last page to start from (GitHub may leave it out) the pages between are unknown.
+        searched_all = newer is not None and _page_number(newer) <= 1
         return sorted(found.values(), key=lambda c: c.id), searched_all
 
     def _is_own(self, comment: Comment) -> bool:
