@@ -10,6 +10,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from docsnippets.visible import quoted
+
 DEFAULT_LANGUAGES = ("python", "python3", "py")
 DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 DEFAULT_EXTENSIONS = (".md", ".markdown")
@@ -48,10 +50,11 @@ def _check_template(template: str, where: str) -> list[str]:
     leftover = _PLACEHOLDER.sub("", template)
     if not slots or "{" in leftover or "}" in leftover:
         raise ConfigError(
-            f"{where}: pair rule template {template!r} needs {{path}}, or {{dir}} and {{name}}, and no other braces"
+            f"{where}: pair rule template {quoted(template)} needs {{path}}, or {{dir}} and {{name}}, "
+            "and no other braces"
         )
     if len(set(slots)) != len(slots):
-        raise ConfigError(f"{where}: pair rule template {template!r} uses a slot twice; use each slot once")
+        raise ConfigError(f"{where}: pair rule template {quoted(template)} uses a slot twice; use each slot once")
     return sorted(slots)
 
 
@@ -94,7 +97,7 @@ class PageRule:
     def validate(self, where: str) -> None:
         shapes = {tuple(_check_template(template, where)) for _, template in self.templates}
         if len(shapes) != 1:
-            shown = " -> ".join(repr(t) for _, t in self.templates)
+            shown = " -> ".join(quoted(t) for _, t in self.templates)
             raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
 
 
@@ -118,7 +121,7 @@ class PairRule:
         for side in (self.en, self.zh):
             _check_template(side, where)
         if sorted(_PLACEHOLDER.findall(self.en)) != sorted(_PLACEHOLDER.findall(self.zh)):
-            raise ConfigError(f"{where}: pair rule {self.en!r} -> {self.zh!r} must use the same slots")
+            raise ConfigError(f"{where}: pair rule {quoted(self.en)} -> {quoted(self.zh)} must use the same slots")
 
 
 @dataclass(frozen=True)
@@ -235,7 +238,7 @@ def _exclude(value: Any, key: str, where: str) -> tuple[str, ...]:
     for pattern in patterns:
         if pattern.startswith("/") or "\\" in pattern or pattern.count("[") != pattern.count("]"):
             raise ConfigError(
-                f"{where}: bad glob {pattern!r} in 'exclude': use a relative path pattern "
+                f"{where}: bad glob {quoted(pattern)} in 'exclude': use a relative path pattern "
                 "with '/', such as 'docs/archive/*'"
             )
     return patterns
@@ -262,7 +265,8 @@ _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 def _code(value: Any, where: str) -> str:
     if not isinstance(value, str) or not _CODE.fullmatch(value):
         raise ConfigError(
-            f"{where}: language code {value!r} must look like en, zh-hant, pt-BR or zh_CN (letters, digits, - or _)"
+            f"{where}: language code {quoted(str(value))} must look like en, zh-hant, pt-BR or zh_CN "
+            "(letters, digits, - or _)"
         )
     return value
 
@@ -310,7 +314,7 @@ def _packages(value: Any, key: str, where: str) -> tuple[str, ...]:
     names = _str_list(value, key, where)
     for name in names:
         if not name.isidentifier():
-            raise ConfigError(f"{where}: '{key}' holds {name!r}; list top-level package names such as 'slime'")
+            raise ConfigError(f"{where}: '{key}' holds {quoted(name)}; list top-level package names such as 'slime'")
     return names
 
 

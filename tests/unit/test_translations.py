@@ -244,3 +244,44 @@ def test_a_two_language_manifest_under_a_translations_config_is_stale_and_says_w
     )
     update(root, cfg, root / "m.json")
     assert check(root, cfg, root / "m.json").freshness.fresh
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda d: d["files"][page("de")].__setitem__("pair", None), "recorded pair is no field docsnippets writes"),
+        (lambda d: d["files"][page("en")]["snippets"][0].__setitem__("pair", None), "recorded pair is no field"),
+        (
+            lambda d: d["files"][page("zh-hant")]["counterparts"].clear(),
+            "zh-hant/docs/p.md:2 now has no example to pair with in docs/en",
+        ),
+    ],
+)
+def test_a_false_or_foreign_field_of_schema_3_is_stale_and_named(tmp_path, edit, words):
+    from tests.support.corpus import write
+    from tests.support.judging import check, update
+
+    cfg = groups_config()
+    files = {
+        page("en"): fence(A),
+        page("de"): fence(A),
+        page("ja"): fence(A2),
+        page("zh-hant"): fence("import threading\nthreading.Thread(target=work).start()\n"),
+    }
+    root = write(tmp_path / "t", files)
+    update(root, cfg, root / "m.json")
+    data = json.loads((root / "m.json").read_text(encoding="utf-8"))
+    edit(data)
+    (root / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    found = check(root, cfg, root / "m.json")
+    assert not found.freshness.fresh and any(words in r for r in found.freshness.reasons), found.freshness.reasons
+
+
+def test_the_fields_schema_3_writes_are_its_json_schemas():
+    from docsnippets.manifest.validate import GROUPS_FIELDS, SCHEMA_FILE
+
+    defs = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))["$defs"]
+    assert GROUPS_FIELDS["file"] == set(defs["groupFile"]["properties"])
+    assert GROUPS_FIELDS["snippet"] == set(defs["snippet"]["properties"]) - {"pair"} | set(
+        defs["groupSnippet"]["properties"]
+    )

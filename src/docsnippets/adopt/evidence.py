@@ -29,13 +29,15 @@ def unpaired(inventory: Inventory, markdown: Sequence[str], config: Config) -> t
     if not inventory.snippets or any(other is not None for _, other in inventory.counterparts):
         return ()
     pages = len({s.file for s in inventory.snippets})
-    rules = "; ".join(f"{rule.en} <-> {rule.zh}" for rule in config.pair_rules) or "none"
+    shown = (" <-> ".join(template for _, template in rule.templates) for rule in config.page_rules)
+    rules = "; ".join(shown) or "none"
     lines = [
         f"{_count(len(inventory.snippets), 'async example')} in {_count(pages, 'Markdown file')}, none paired: "
         "no file has a "
         f"counterpart under the pair rules {rules}"
     ]
-    found = hints(markdown, config.pair_rules)[:MAX_HINTS]
+    # The hints are pair rules: under translations the setting to edit is that one.
+    found = hints(markdown, config.pair_rules)[:MAX_HINTS] if config.translations is None else []
     for layout, (en, zh) in found:
         count = "one file pair" if layout.pairs == 1 else f"{layout.pairs} file pairs"
         lines.append(
@@ -44,5 +46,6 @@ def unpaired(inventory: Inventory, markdown: Sequence[str], config: Config) -> t
         )
         lines += rules_yaml([layout.rule]).splitlines()
     if not found:
-        lines.append("no file names suggest a layout; write pair_rules in .docsnippets.yml (docs/cli.md)")
+        setting = "pair_rules" if config.translations is None else "translations"
+        lines.append(f"no file names suggest a layout; write {setting} in .docsnippets.yml (docs/cli.md)")
     return tuple(lines)

@@ -21,6 +21,7 @@ from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, t
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.manifest import build as mf
+from docsnippets.manifest.validate import unwritten
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource, Refusal
@@ -97,21 +98,26 @@ class Judgement:
 
 
 def manifest_reasons(report: Report, data: dict[str, Any] | None, config: Config) -> Report:
-    """Stale, whatever the snippets say, when the manifest is missing, of an older schema, or of
-    the schema of another configuration (two languages against translation groups)."""
+    """Stale, whatever the snippets say, when the manifest is missing, of an older schema or of
+    the schema of another configuration (two languages against translation groups), or records
+    what docsnippets does not write (a field of its own, another generator)."""
     wanted = mf.schema_for(config)
     if data is None:
-        reason = "the manifest does not exist yet"
+        reasons = ["the manifest does not exist yet"]
     elif data["schema"] == 1:
-        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        reasons = [
+            f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        ]
     elif data["schema"] != wanted:
-        reason = (
+        reasons = [
             f"it has schema {data['schema']} and this configuration's manifest schema {wanted} "
             f"({'translation groups' if config.translations else 'two languages'}); `docsnippets update` rewrites it"
-        )
+        ]
     else:
+        reasons = unwritten(data)
+    if not reasons:
         return report
-    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+    return replace(report, fresh=False, reasons=(*reasons, *report.reasons))
 
 
 def judge(case: Case) -> Judgement:

@@ -123,9 +123,11 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
         if relation != p.relation:
             named.append(f"{where(after, en, zh)} {p.relation} → {relation}")
     named += [f"{where(after, en, zh)} newly paired" for en, zh in sorted(after_pairs) if (en, zh) not in continued]
-    was_missing = {mapping[i] for i, _ in before.missing_twins() if i in mapping}
+    was_missing = {
+        (mapping[i], other if after.languages else "") for i, other in before.missing_twins() if i in mapping
+    }
     for j, other in after.missing_twins():
-        if j not in was_missing:
+        if (j, other if after.languages else "") not in was_missing:
             s = after.snippets[j]
             named.append(f"{s.file}:{s.code_lines[0]} now has no example to pair with in {other}")
     if len(named) > NAMED_RELATIONS:

@@ -28,8 +28,9 @@ from docsnippets.manifest.io import (
     permalink_of,
     validate_source,
 )
-from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
+from docsnippets.snippets.records import Inventory, Pair, Snippet, pair_id_of, recorded_fields, snippet_from
 from docsnippets.sources import FileSource
+from docsnippets.visible import quoted
 
 __all__ = [
     "DEFAULT_MANIFEST",
@@ -123,11 +124,7 @@ def build(
         if s.file not in files:
             files[s.file] = {**header(s.file), "snippets": []}
         group = files[s.file]
-        entry: dict[str, Any] = {"id": ids[index], **fence_fields(s)}
-        if s.status_message is not None:
-            entry["status_message"] = s.status_message
-        if s.status_line is not None:
-            entry["status_line"] = s.status_line
+        entry: dict[str, Any] = {"id": ids[index], **recorded_fields(s)}
         entry["body"] = s.body
         entry["body_sha256"] = s.body_sha256
         entry[key] = pair_field.get(index, None if schema == SCHEMA else {})
@@ -136,7 +133,7 @@ def build(
         group["snippets"].append(entry)
     return {
         "schema": schema,
-        "generator": "docsnippets",
+        "generator": manifest_validate.GENERATOR,
         "source": source,
         "selection": config.selection(),
         "files": files,
@@ -184,6 +181,21 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+class _Twice(Exception):
+    """A key written twice in one JSON object (its key in ``args[0]``)."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each written once. Of a key written twice a reader of the file
+    sees the first value and a JSON reader keeps the last: the text claims two things at once."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Twice(key)
+        out[key] = value
+    return out
+
+
 def _encodable(data: Any) -> bool:
     """No lone surrogate (a ``\\ud800`` escape) hides in the strings: they cannot be printed or written."""
     try:
@@ -215,7 +227,9 @@ def read_from(source: FileSource, rel: str, where: str) -> dict[str, Any] | None
 
 def decoded(text: str, where: str) -> Any:
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_once)
+    except _Twice as exc:
+        raise fail(where, f"an object holds the key {quoted(exc.args[0])} twice") from None
     except json.JSONDecodeError as exc:
         raise fail(where, f"not valid JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})") from None
     except RecursionError:
