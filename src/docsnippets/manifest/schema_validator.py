@@ -348,7 +348,6 @@ def validate(data):
                                             raise SchemaViolation(('files', data__files_key, 'snippets', ), 'minItems', 'a non-empty list of snippet entries', data__files_value__snippets, ())
                                         for data__files_value__snippets_x, data__files_value__snippets_item in enumerate(data__files_value__snippets):
                                             if not isinstance(data__files_value__snippets_item, (dict)):
-                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, ), 'type', 'a snippet entry with its twins', data__files_value__snippets_item, ())
                                                 raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, ), 'type', 'a snippet entry', data__files_value__snippets_item, ())
                                             data__files_value__snippets_item_is_dict = isinstance(data__files_value__snippets_item, dict)
                                             if data__files_value__snippets_item_is_dict:
