@@ -302,16 +302,12 @@ def validate(data):
             if "files" in data_keys:
                 data_keys.remove("files")
                 data__files = data["files"]
-                if not isinstance(data__files, (dict)):
-                    raise SchemaViolation(('files', ), 'type', 'an object of Markdown files', data__files, ())
                 data__files_is_dict = isinstance(data__files, dict)
                 if data__files_is_dict:
                     data__files_keys = set(data__files.keys())
                     for data__files_key in data__files_keys:
                         if data__files_key not in []:
                             data__files_value = data__files.get(data__files_key)
-                            if not isinstance(data__files_value, (dict)):
-                                raise SchemaViolation(('files', data__files_key, ), 'type', 'an object with a language, counterparts and snippets', data__files_value, ())
                             data__files_value_is_dict = isinstance(data__files_value, dict)
                             if data__files_value_is_dict:
                                 data__files_value__missing_keys = set(['language', 'counterparts', 'snippets']) - data__files_value.keys()
@@ -339,159 +335,10 @@ def validate(data):
                                 if "snippets" in data__files_value_keys:
                                     data__files_value_keys.remove("snippets")
                                     data__files_value__snippets = data__files_value["snippets"]
-                                    if not isinstance(data__files_value__snippets, (list, tuple)):
-                                        raise SchemaViolation(('files', data__files_key, 'snippets', ), 'type', 'a non-empty list of snippet entries', data__files_value__snippets, ())
                                     data__files_value__snippets_is_list = isinstance(data__files_value__snippets, (list, tuple))
                                     if data__files_value__snippets_is_list:
                                         data__files_value__snippets_len = len(data__files_value__snippets)
-                                        if data__files_value__snippets_len < 1:
-                                            raise SchemaViolation(('files', data__files_key, 'snippets', ), 'minItems', 'a non-empty list of snippet entries', data__files_value__snippets, ())
                                         for data__files_value__snippets_x, data__files_value__snippets_item in enumerate(data__files_value__snippets):
-                                            if not isinstance(data__files_value__snippets_item, (dict)):
-                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, ), 'type', 'a snippet entry', data__files_value__snippets_item, ())
-                                            data__files_value__snippets_item_is_dict = isinstance(data__files_value__snippets_item, dict)
-                                            if data__files_value__snippets_item_is_dict:
-                                                data__files_value__snippets_item__missing_keys = set(['id', 'fence_lines', 'code_lines', 'info', 'markers', 'modules', 'status', 'body', 'body_sha256']) - data__files_value__snippets_item.keys()
-                                                if data__files_value__snippets_item__missing_keys:
-                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, ), 'required', 'a snippet entry', data__files_value__snippets_item, ('id', 'fence_lines', 'code_lines', 'info', 'markers', 'modules', 'status', 'body', 'body_sha256'))
-                                                data__files_value__snippets_item_keys = set(data__files_value__snippets_item.keys())
-                                                if "id" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("id")
-                                                    data__files_value__snippets_item__id = data__files_value__snippets_item["id"]
-                                                    if not isinstance(data__files_value__snippets_item__id, (str)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'id', ), 'type', 'a snippet id (snip- and 12 hex digits)', data__files_value__snippets_item__id, ())
-                                                    if isinstance(data__files_value__snippets_item__id, str):
-                                                        if not REGEX_PATTERNS['^snip-[0-9a-f]{12}$'].search(data__files_value__snippets_item__id):
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'id', ), 'pattern', 'a snippet id (snip- and 12 hex digits)', data__files_value__snippets_item__id, ())
-                                                if "fence_lines" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("fence_lines")
-                                                    data__files_value__snippets_item__fencelines = data__files_value__snippets_item["fence_lines"]
-                                                    if not isinstance(data__files_value__snippets_item__fencelines, (list, tuple)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'fence_lines', ), 'type', 'two line numbers >= 1', data__files_value__snippets_item__fencelines, ())
-                                                    data__files_value__snippets_item__fencelines_is_list = isinstance(data__files_value__snippets_item__fencelines, (list, tuple))
-                                                    if data__files_value__snippets_item__fencelines_is_list:
-                                                        data__files_value__snippets_item__fencelines_len = len(data__files_value__snippets_item__fencelines)
-                                                        if data__files_value__snippets_item__fencelines_len < 2:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'fence_lines', ), 'minItems', 'two line numbers >= 1', data__files_value__snippets_item__fencelines, ())
-                                                        if data__files_value__snippets_item__fencelines_len > 2:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'fence_lines', ), 'maxItems', 'two line numbers >= 1', data__files_value__snippets_item__fencelines, ())
-                                                        for data__files_value__snippets_item__fencelines_x, data__files_value__snippets_item__fencelines_item in enumerate(data__files_value__snippets_item__fencelines):
-                                                            if not isinstance(data__files_value__snippets_item__fencelines_item, (int)) or isinstance(data__files_value__snippets_item__fencelines_item, bool):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'fence_lines', data__files_value__snippets_item__fencelines_x, ), 'type', 'a line number >= 1', data__files_value__snippets_item__fencelines_item, ())
-                                                            if isinstance(data__files_value__snippets_item__fencelines_item, (int, float, Decimal)) and not isinstance(data__files_value__snippets_item__fencelines_item, bool):
-                                                                if data__files_value__snippets_item__fencelines_item < 1:
-                                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'fence_lines', data__files_value__snippets_item__fencelines_x, ), 'minimum', 'a line number >= 1', data__files_value__snippets_item__fencelines_item, ())
-                                                if "code_lines" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("code_lines")
-                                                    data__files_value__snippets_item__codelines = data__files_value__snippets_item["code_lines"]
-                                                    if not isinstance(data__files_value__snippets_item__codelines, (list, tuple)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'code_lines', ), 'type', 'two line numbers >= 1', data__files_value__snippets_item__codelines, ())
-                                                    data__files_value__snippets_item__codelines_is_list = isinstance(data__files_value__snippets_item__codelines, (list, tuple))
-                                                    if data__files_value__snippets_item__codelines_is_list:
-                                                        data__files_value__snippets_item__codelines_len = len(data__files_value__snippets_item__codelines)
-                                                        if data__files_value__snippets_item__codelines_len < 2:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'code_lines', ), 'minItems', 'two line numbers >= 1', data__files_value__snippets_item__codelines, ())
-                                                        if data__files_value__snippets_item__codelines_len > 2:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'code_lines', ), 'maxItems', 'two line numbers >= 1', data__files_value__snippets_item__codelines, ())
-                                                        for data__files_value__snippets_item__codelines_x, data__files_value__snippets_item__codelines_item in enumerate(data__files_value__snippets_item__codelines):
-                                                            if not isinstance(data__files_value__snippets_item__codelines_item, (int)) or isinstance(data__files_value__snippets_item__codelines_item, bool):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'code_lines', data__files_value__snippets_item__codelines_x, ), 'type', 'a line number >= 1', data__files_value__snippets_item__codelines_item, ())
-                                                            if isinstance(data__files_value__snippets_item__codelines_item, (int, float, Decimal)) and not isinstance(data__files_value__snippets_item__codelines_item, bool):
-                                                                if data__files_value__snippets_item__codelines_item < 1:
-                                                                    raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'code_lines', data__files_value__snippets_item__codelines_x, ), 'minimum', 'a line number >= 1', data__files_value__snippets_item__codelines_item, ())
-                                                if "info" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("info")
-                                                    data__files_value__snippets_item__info = data__files_value__snippets_item["info"]
-                                                    if not isinstance(data__files_value__snippets_item__info, (str)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'info', ), 'type', 'a string', data__files_value__snippets_item__info, ())
-                                                if "markers" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("markers")
-                                                    data__files_value__snippets_item__markers = data__files_value__snippets_item["markers"]
-                                                    if not isinstance(data__files_value__snippets_item__markers, (list, tuple)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'markers', ), 'type', 'a list of strings', data__files_value__snippets_item__markers, ())
-                                                    data__files_value__snippets_item__markers_is_list = isinstance(data__files_value__snippets_item__markers, (list, tuple))
-                                                    if data__files_value__snippets_item__markers_is_list:
-                                                        data__files_value__snippets_item__markers_len = len(data__files_value__snippets_item__markers)
-                                                        for data__files_value__snippets_item__markers_x, data__files_value__snippets_item__markers_item in enumerate(data__files_value__snippets_item__markers):
-                                                            if not isinstance(data__files_value__snippets_item__markers_item, (str)):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'markers', data__files_value__snippets_item__markers_x, ), 'type', 'a string', data__files_value__snippets_item__markers_item, ())
-                                                if "modules" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("modules")
-                                                    data__files_value__snippets_item__modules = data__files_value__snippets_item["modules"]
-                                                    if not isinstance(data__files_value__snippets_item__modules, (list, tuple)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'modules', ), 'type', 'a list of strings', data__files_value__snippets_item__modules, ())
-                                                    data__files_value__snippets_item__modules_is_list = isinstance(data__files_value__snippets_item__modules, (list, tuple))
-                                                    if data__files_value__snippets_item__modules_is_list:
-                                                        data__files_value__snippets_item__modules_len = len(data__files_value__snippets_item__modules)
-                                                        for data__files_value__snippets_item__modules_x, data__files_value__snippets_item__modules_item in enumerate(data__files_value__snippets_item__modules):
-                                                            if not isinstance(data__files_value__snippets_item__modules_item, (str)):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'modules', data__files_value__snippets_item__modules_x, ), 'type', 'a string', data__files_value__snippets_item__modules_item, ())
-                                                if "status" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("status")
-                                                    data__files_value__snippets_item__status = data__files_value__snippets_item["status"]
-                                                    if not (isinstance(data__files_value__snippets_item__status, str) and data__files_value__snippets_item__status == 'parses' or isinstance(data__files_value__snippets_item__status, str) and data__files_value__snippets_item__status == 'needs-async-wrapper' or isinstance(data__files_value__snippets_item__status, str) and data__files_value__snippets_item__status == 'incomplete-signature' or isinstance(data__files_value__snippets_item__status, str) and data__files_value__snippets_item__status == 'syntax-error'):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'status', ), 'enum', 'one of parses, needs-async-wrapper, incomplete-signature, syntax-error', data__files_value__snippets_item__status, ())
-                                                if "status_message" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("status_message")
-                                                    data__files_value__snippets_item__statusmessage = data__files_value__snippets_item["status_message"]
-                                                    if not isinstance(data__files_value__snippets_item__statusmessage, (str, NoneType)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'status_message', ), 'type', 'null or a string', data__files_value__snippets_item__statusmessage, ())
-                                                if "status_line" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("status_line")
-                                                    data__files_value__snippets_item__statusline = data__files_value__snippets_item["status_line"]
-                                                    if not isinstance(data__files_value__snippets_item__statusline, (int, NoneType)) or isinstance(data__files_value__snippets_item__statusline, bool):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'status_line', ), 'type', 'null or an integer', data__files_value__snippets_item__statusline, ())
-                                                if "body" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("body")
-                                                    data__files_value__snippets_item__body = data__files_value__snippets_item["body"]
-                                                    if not isinstance(data__files_value__snippets_item__body, (str)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'body', ), 'type', 'a string', data__files_value__snippets_item__body, ())
-                                                if "body_sha256" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("body_sha256")
-                                                    data__files_value__snippets_item__bodysha256 = data__files_value__snippets_item["body_sha256"]
-                                                    if not isinstance(data__files_value__snippets_item__bodysha256, (str)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'body_sha256', ), 'type', '64 lowercase hex digits', data__files_value__snippets_item__bodysha256, ())
-                                                    if isinstance(data__files_value__snippets_item__bodysha256, str):
-                                                        if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__files_value__snippets_item__bodysha256):
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'body_sha256', ), 'pattern', '64 lowercase hex digits', data__files_value__snippets_item__bodysha256, ())
-                                                if "pair" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("pair")
-                                                    data__files_value__snippets_item__pair = data__files_value__snippets_item["pair"]
-                                                    if not isinstance(data__files_value__snippets_item__pair, (dict, NoneType)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', ), 'type', 'null or {id, relation, en, zh}', data__files_value__snippets_item__pair, ())
-                                                    data__files_value__snippets_item__pair_is_dict = isinstance(data__files_value__snippets_item__pair, dict)
-                                                    if data__files_value__snippets_item__pair_is_dict:
-                                                        data__files_value__snippets_item__pair__missing_keys = set(['id', 'relation', 'en', 'zh']) - data__files_value__snippets_item__pair.keys()
-                                                        if data__files_value__snippets_item__pair__missing_keys:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', ), 'required', 'null or {id, relation, en, zh}', data__files_value__snippets_item__pair, ('id', 'relation', 'en', 'zh'))
-                                                        data__files_value__snippets_item__pair_keys = set(data__files_value__snippets_item__pair.keys())
-                                                        if "id" in data__files_value__snippets_item__pair_keys:
-                                                            data__files_value__snippets_item__pair_keys.remove("id")
-                                                            data__files_value__snippets_item__pair__id = data__files_value__snippets_item__pair["id"]
-                                                            if not isinstance(data__files_value__snippets_item__pair__id, (str)):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', 'id', ), 'type', 'a string', data__files_value__snippets_item__pair__id, ())
-                                                        if "relation" in data__files_value__snippets_item__pair_keys:
-                                                            data__files_value__snippets_item__pair_keys.remove("relation")
-                                                            data__files_value__snippets_item__pair__relation = data__files_value__snippets_item__pair["relation"]
-                                                            if not (isinstance(data__files_value__snippets_item__pair__relation, str) and data__files_value__snippets_item__pair__relation == 'identical' or isinstance(data__files_value__snippets_item__pair__relation, str) and data__files_value__snippets_item__pair__relation == 'indentation' or isinstance(data__files_value__snippets_item__pair__relation, str) and data__files_value__snippets_item__pair__relation == 'comments' or isinstance(data__files_value__snippets_item__pair__relation, str) and data__files_value__snippets_item__pair__relation == 'strings' or isinstance(data__files_value__snippets_item__pair__relation, str) and data__files_value__snippets_item__pair__relation == 'diverged'):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', 'relation', ), 'enum', 'one of identical, indentation, comments, strings, diverged', data__files_value__snippets_item__pair__relation, ())
-                                                        if "en" in data__files_value__snippets_item__pair_keys:
-                                                            data__files_value__snippets_item__pair_keys.remove("en")
-                                                            data__files_value__snippets_item__pair__en = data__files_value__snippets_item__pair["en"]
-                                                            if not isinstance(data__files_value__snippets_item__pair__en, (str)):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', 'en', ), 'type', 'a snippet id', data__files_value__snippets_item__pair__en, ())
-                                                        if "zh" in data__files_value__snippets_item__pair_keys:
-                                                            data__files_value__snippets_item__pair_keys.remove("zh")
-                                                            data__files_value__snippets_item__pair__zh = data__files_value__snippets_item__pair["zh"]
-                                                            if not isinstance(data__files_value__snippets_item__pair__zh, (str)):
-                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', 'zh', ), 'type', 'a snippet id', data__files_value__snippets_item__pair__zh, ())
-                                                        if data__files_value__snippets_item__pair_keys:
-                                                            raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'pair', ), 'additionalProperties', 'null or {id, relation, en, zh}', data__files_value__snippets_item__pair, ())
-                                                if "permalink" in data__files_value__snippets_item_keys:
-                                                    data__files_value__snippets_item_keys.remove("permalink")
-                                                    data__files_value__snippets_item__permalink = data__files_value__snippets_item["permalink"]
-                                                    if not isinstance(data__files_value__snippets_item__permalink, (str)):
-                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'permalink', ), 'type', 'a string', data__files_value__snippets_item__permalink, ())
                                             data__files_value__snippets_item_is_dict = isinstance(data__files_value__snippets_item, dict)
                                             if data__files_value__snippets_item_is_dict:
                                                 data__files_value__snippets_item__missing_keys = set(['twins']) - data__files_value__snippets_item.keys()
