@@ -163,7 +163,13 @@ def base_of(client: Any, settings: Settings, pr: PullRequest, problems: Problems
     if not readable:
         return None
     inventory = base_inventory(text, settings, problems)
-    return None if inventory is None else Base(inventory, missing=text is None)
+    if inventory is None:
+        return None
+    from docsnippets.github.archive import ArchiveBounds
+    from docsnippets.github.basecode import base_code
+
+    bounds = ArchiveBounds(settings.archive_max_bytes, settings.archive_max_members)
+    return Base(inventory, missing=text is None, code=base_code(client, pr.base_sha, bounds, problems.warn))
 
 
 def base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:

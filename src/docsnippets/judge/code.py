@@ -7,7 +7,7 @@ judge, and the reference check's modules are not even loaded for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from docsnippets.config import Config
@@ -39,6 +39,23 @@ def code_findings(
     every = inventory.snippets
     chosen = every if changed is None else snippets_to_check(every, touched or (), changed, code, config.packages)
     return findings_of(inventory, chosen, code, config)
+
+
+def base_findings(
+    base: Inventory, wanted: Sequence[int], code: Callable[[], ModuleFiles | None] | None, config: Config
+) -> Findings | None:
+    """The base's findings for its snippets ``wanted`` (indices), read against the base's code;
+    None when that code is unknown (``code`` absent, or it answers None: it could not be read)."""
+    if not wanted:
+        return ()
+    files = code() if code is not None else None
+    if files is None:
+        return None
+    from docsnippets.references.packages import reaches_code
+
+    if not reaches_code(files, config.packages):
+        return ()
+    return findings_of(base, [base.snippets[i] for i in wanted], files, config)
 
 
 def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleFiles, config: Config) -> Findings:

@@ -17,6 +17,7 @@ from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.pairs import align, similarity
 from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.words import counted
 
 if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
     from docsnippets.references.findings import BrokenReference
@@ -63,6 +64,10 @@ class Report:
     # engine fills it in, since comparing two inventories says nothing about the code.
     broken_references: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
     lost: tuple[LostPair, ...] = ()  # pairs of pages of which only one side stays (lost.py)
+    # What a change found already out of sync or broken at its base (debts.py): shown apart,
+    # never counted; the two lists above then hold only what the change made worse.
+    desync_debts: tuple[Desync, ...] = ()
+    reference_debts: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -146,9 +151,8 @@ def move_reasons(moved: Sequence[Change]) -> list[str]:
         if len(files) == 1:
             (old, new), where = next(iter(files)), "another file"
         else:
-            where = f"{len({after for _, after in files})} other files"
-        n = len(changes)
-        out.append(f"{n} snippet{'s' if n != 1 else ''} moved to {where}: {old} → {new}")
+            where = counted(len({after for _, after in files}), "other file")
+        out.append(f"{counted(len(changes), 'snippet')} moved to {where}: {old} → {new}")
     return out
 
 
@@ -158,7 +162,7 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     within = sum(1 for c in moved if c.before.file == c.after.file)
     out = move_reasons(moved)
     if strict_lines and within:
-        out.append(f"{within} snippet(s) moved (--strict-lines)")
+        out.append(f"{counted(within, 'snippet')} moved (--strict-lines)")
     return out
 
 
@@ -178,6 +182,11 @@ def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
     return entries, members
 
 
+def desync_of(inv: Inventory) -> tuple[Desync, ...]:
+    """Every out-of-sync entry of ``inv``: its diverged pairs and its examples without a counterpart."""
+    return tuple(_desync_sets(inv)[0])
+
+
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     out = set()
     for p in inv.pairs:
@@ -193,10 +202,10 @@ def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, remove
     """The counts as reasons; an example added in both languages at once is one example."""
     new = {j for j in range(len(after.snippets)) if j not in reverse}
     both = sum(1 for p in after.pairs if p.en in new and p.zh in new)
-    out = [f"{both} example{'s' if both != 1 else ''} added (en + zh)"] if both else []
+    out = [f"{counted(both, 'example')} added (en + zh)"] if both else []
     for n, word in ((added - 2 * both, "added"), (removed, "removed"), (changed, "changed")):
         if n:
-            out.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
+            out.append(f"{counted(n, 'snippet')} {word}")
     return out
 
 
@@ -222,7 +231,7 @@ def compare(
         reasons.append("the selection settings differ from the manifest's")
     reasons += _count_reasons(after, reverse, len(added), len(removed), len(changed))
     if metadata:
-        reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
+        reasons.append(f"{counted(len(metadata), 'snippet status/marker record')} out of date")
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from docsnippets.fileio import SymlinkRefused, read_regular
 from docsnippets.report import markup
+from docsnippets.words import counted
 
 if TYPE_CHECKING:
     from jinja2 import Template
@@ -40,6 +41,7 @@ FILTERS = {
     "plain": markup.plain,
     "visible": markup.visible,
     "details": markup.details,
+    "counted": counted,  # {{ n|counted("rename") }}: "1 rename", "2 renames"
 }
 
 
