@@ -176,3 +176,16 @@ def test_a_push_of_the_same_tree_counts_every_debt(tmp_path, fake):
     result = push.run()
     assert result.code == 1 and result.outputs["failed-on"] == "desync", result.stdout + result.stderr
     assert re.search(r"1 bilingual example out of sync; 2 broken references", result.stdout)
+
+
+def test_a_base_too_large_to_read_leaves_every_finding_the_prs_and_says_so(tmp_path, fake):
+    pr = small_pr(tmp_path, fake, BASE, TOUCHED)
+    stage1 = _stage1(tmp_path, fake, TOUCHED, pr.head_manifest)
+    stage1.inputs["DOCSNIPPETS_ARCHIVE_MAX_BYTES"] = "1000"
+    result = stage1.run()
+    assert result.code == 1 and result.outputs["failed-on"] == "references", result.stdout + result.stderr
+    assert "larger than the archive bounds, so its code was not read" in result.stdout
+    assert not fake.requests("GET", r"/tarball/")
+    data = _report(stage1, result)
+    assert len(data["broken_references"]) == 2 and data["debts"]["broken_references"] == []
+    assert len(data["debts"]["desynchronized"]) == 1  # the base manifest alone tells that one

@@ -63,5 +63,7 @@ def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleF
     from docsnippets.references.broken import broken_references
 
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
-    found = broken_references(snippets, code, config.packages, config.ignore_calls, inventory.snippets)
+    found = broken_references(
+        snippets, code, config.packages, config.ignore_calls, inventory.snippets, config.languages
+    )
     return tuple((ids[b.snippet.key], b) for b in found)

@@ -14,14 +14,15 @@ then a similar body in the same file, then the same body in another file), so a 
 moved, or whose page was edited around it, is still the same snippet.
 
 * **An out-of-sync pair** (``diverged``) is a debt when the base already held the same two
-  snippets as a ``diverged`` pair *and* the difference between their code is unchanged. The
-  difference is what one side's code lines have that the other's lack, both ways, with
-  comments, docstrings and layout left out (:func:`difference`). So a change that edited a
-  comment of either side, moved the example, or made the same edit to both sides leaves a
-  debt a debt; a change that altered what differs (edited one side's code and left the two
-  apart) owns the divergence it leaves: it touched that code, and the pair is its to settle.
+  snippets as a ``diverged`` pair *and* the change added no difference: the difference is
+  what each side's code lines have that the other's lack, with comments, docstrings and
+  layout left out (:func:`difference`), and every line of the head's difference was already
+  in the base's. So a change that edited a comment, moved the example, made the same edit to
+  both sides, or brought one differing line in line leaves a debt a debt (the same, or
+  smaller); a change that wrote a differing line of its own (edited one side's code so that
+  it differs in a new way) made the pair worse, and the pair is its to settle.
 * **An example with no counterpart** (``missing``) is a debt when the base already lacked a
-  counterpart for the same snippet and its code is unchanged.
+  counterpart for the same snippet and the change added no code line to it.
 * **A broken reference** is a debt when the base's version of the same snippet had the same
   finding: the same kind, module, name and reason, the code places in the reason compared
   without their line numbers (code that merely shifted is the same code). Findings are
@@ -75,12 +76,19 @@ def _earlier(base: Inventory) -> dict[tuple[str, tuple[int, ...]], Difference]:
     return {(d.relation, d.indices): difference(*(s.body for s in d.sides)) for d in desync_of(base)}
 
 
+def within(now: Difference, before: Difference) -> bool:
+    """Whether every differing line of ``now`` was already differing, on the same side, ``before``."""
+    return len(now) == len(before) and all(
+        not Counter(lines) - Counter(old) for lines, old in zip(now, before, strict=True)
+    )
+
+
 def desync_debt(d: Desync, back: Mapping[int, int], earlier: Mapping[tuple[str, tuple[int, ...]], Difference]) -> bool:
-    """Whether ``d`` (a head entry) was out of sync at the base with the same difference;
-    ``back`` maps head snippet indices to the base's."""
+    """Whether ``d`` (a head entry) was out of sync at the base and the change added no
+    difference to it; ``back`` maps head snippet indices to the base's."""
     was = tuple(back.get(j, -1) for j in d.indices)
     old = earlier.get((d.relation, was))
-    return old is not None and old == difference(*(s.body for s in d.sides))
+    return old is not None and within(difference(*(s.body for s in d.sides)), old)
 
 
 def finding_identity(b: BrokenReference) -> tuple[str, str, str | None, str]:

@@ -1,0 +1,124 @@
+"""The rule of old debts (judge/debts.py), case by case: which out-of-sync pairs and broken
+references a change found already at its base, and which it made worse."""
+
+from __future__ import annotations
+
+import pytest
+
+from docsnippets.judge.compare import compare, match
+from docsnippets.judge.debts import difference, settle, split_findings, within
+from docsnippets.references.findings import BrokenReference, ReferenceKind
+
+EN, ZH = "docs/en/p.md", "docs/zh/p.md"
+TWO = "async def main():\n    a = await f(1)\n    b = await g(2){note}\n"
+
+
+def fence(body: str) -> str:
+    return f"```python\n{body}```\n"
+
+
+def pages(en: str, zh: str | None, *, lead: str = "") -> dict[str, str]:
+    out = {EN: f"# P\n\n{lead}{fence(en)}"}
+    if zh is not None:
+        out[ZH] = f"# P\n\n{fence(zh)}" if zh else "# P\n\nno example\n"
+    return out
+
+
+BASE_EN = TWO.format(note="")
+BASE_ZH = TWO.format(note="").replace("f(1)", "f(10)").replace("g(2)", "g(20)")
+
+# (case, base pages, head pages, the head's out-of-sync entry is a debt)
+DESYNC = [
+    ("unchanged", pages(BASE_EN, BASE_ZH), pages(BASE_EN, BASE_ZH), True),
+    ("a comment edited", pages(BASE_EN, BASE_ZH), pages(TWO.format(note="  # two"), BASE_ZH), True),
+    ("moved down the page", pages(BASE_EN, BASE_ZH), pages(BASE_EN, BASE_ZH, lead="More prose.\n\n"), True),
+    (
+        "the same edit to both sides",
+        pages(BASE_EN, BASE_ZH),
+        pages(BASE_EN + "    await h()\n", BASE_ZH + "    await h()\n"),
+        True,
+    ),
+    (
+        "one differing line brought in line",
+        pages(BASE_EN, BASE_ZH),
+        pages(BASE_EN, BASE_ZH.replace("f(10)", "f(1)")),
+        True,
+    ),
+    ("one side differs in a new way", pages(BASE_EN, BASE_ZH), pages(BASE_EN.replace("f(1)", "f(3)"), BASE_ZH), False),
+    ("a new differing line", pages(BASE_EN, BASE_ZH), pages(BASE_EN + "    await h()\n", BASE_ZH), False),
+    ("in sync at the base", pages(BASE_EN, BASE_EN), pages(BASE_EN, BASE_ZH), False),
+    ("untranslated, unchanged", pages(BASE_EN, ""), pages(BASE_EN, "", lead="Prose.\n\n"), True),
+    ("untranslated, code added", pages(BASE_EN, ""), pages(BASE_EN + "    await h()\n", ""), False),
+    ("untranslated, a line removed", pages(BASE_EN + "    await h()\n", ""), pages(BASE_EN, ""), True),
+]
+
+
+@pytest.mark.parametrize(("base", "head", "debt"), [c[1:] for c in DESYNC], ids=[c[0] for c in DESYNC])
+def test_an_out_of_sync_entry_is_a_debt_only_when_the_change_added_no_difference(inventory_of, base, head, debt):
+    before, after = inventory_of(base), inventory_of(head)
+    report = compare(after, after)
+    assert len(report.desynchronized) == 1, report.desynchronized
+    settled = settle(report, after, before, match(before, after), ())
+    assert (len(settled.desync_debts), len(settled.desynchronized)) == ((1, 0) if debt else (0, 1))
+
+
+def test_the_difference_is_per_side_and_code_only():
+    assert difference("a = 1  # x\nb = 2\n", "a = 1  # y\nb = 3\n") == (("b = 2",), ("b = 3",))
+    assert difference("a = 1\n") == (("a = 1",),)
+    assert within((("b = 2",), ()), (("b = 2",), ("b = 3",)))
+    assert not within((("b = 4",), ("b = 3",)), (("b = 2",), ("b = 3",)))
+
+
+CALL = "from pkg import f\n\nasync def main():\n    await f({args})\n"
+
+
+def _finding(snippet, reason: str, line: int = 4) -> BrokenReference:
+    return BrokenReference(
+        snippet.file, snippet.code_lines[0] + line - 1, "pkg", "f", reason, snippet, ReferenceKind.CALL
+    )
+
+
+MISSING_X = "missing required argument `x` of `f` (pkg/__init__.py:{n})"
+
+
+def test_a_finding_the_base_had_is_a_debt_even_when_the_code_shifted(inventory_of):
+    before = inventory_of({EN: fence(CALL.format(args=""))})
+    after = inventory_of({EN: "Prose.\n\n" + fence(CALL.format(args=""))})
+    head = ((after.ids[0], _finding(after.snippets[0], MISSING_X.format(n=9))),)
+    base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
+    back = {j: i for i, j in match(before, after).items()}
+    assert split_findings(head, after, before, back, base) == ((), head)
+
+
+def test_a_second_finding_of_the_same_kind_is_the_changes(inventory_of):
+    before = inventory_of({EN: fence(CALL.format(args=""))})
+    after = inventory_of({EN: fence(CALL.format(args="") + "    await f()\n")})
+    s = after.snippets[0]
+    head = ((after.ids[0], _finding(s, MISSING_X.format(n=1))), (after.ids[0], _finding(s, MISSING_X.format(n=1), 5)))
+    base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
+    back = {j: i for i, j in match(before, after).items()}
+    mine, debts = split_findings(head, after, before, back, base)
+    assert len(mine) == 1 and len(debts) == 1
+
+
+def test_another_finding_or_another_snippet_is_the_changes(inventory_of):
+    before = inventory_of({EN: fence(CALL.format(args=""))})
+    after = inventory_of({EN: fence(CALL.format(args="")) + "\n" + fence(CALL.format(args="y=1"))})
+    old, new = after.snippets
+    head = (
+        (after.ids[0], _finding(old, "unexpected keyword argument `y` of `f` (pkg/__init__.py:1)")),
+        (after.ids[1], _finding(new, MISSING_X.format(n=1))),
+    )
+    base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
+    back = {j: i for i, j in match(before, after).items()}
+    assert split_findings(head, after, before, back, base) == (head, ())
+
+
+def test_without_the_bases_findings_no_finding_is_a_debt(inventory_of):
+    tree = inventory_of({EN: fence(CALL.format(args=""))})
+    found = ((tree.ids[0], _finding(tree.snippets[0], MISSING_X.format(n=1))),)
+    report = compare(tree, tree)
+    from dataclasses import replace
+
+    settled = settle(replace(report, broken_references=found), tree, tree, match(tree, tree), None)
+    assert settled.broken_references == found and settled.reference_debts == ()
