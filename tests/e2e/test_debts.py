@@ -13,6 +13,7 @@ import pytest
 from tests.support.corpus import write
 from tests.support.debts import BASE, TOUCHED, WORSE_CALL, WORSE_DESYNC
 from tests.support.fake_github import FakeGitHub
+from tests.support.gfm import assert_structure, visible_items
 from tests.support.gitinit import commit_all, init_repo, run_git
 from tests.support.scenario import BASE_SHA, MANIFEST, REPO, Scenario, manifest_of
 from tests.support.stage2_pr import small_pr
@@ -73,7 +74,15 @@ def test_the_comment_shows_old_debts_collapsed_and_asks_nothing_for_them(tmp_pat
     assert "this PR edited" not in body and "edited in this change" not in body
     assert "**To fix" not in body and "bring each counterpart in line" not in body
     assert "#### Desynchronized" not in body and "#### Broken references" not in body
-    assert body.startswith("### ✅")
+    assert body.startswith("### ✅") and "already before this PR, not counted" in body.splitlines()[0]
+    # As GitHub shows it: each debt list is inside its collapsed block; open is only what
+    # the PR changed (the edited comment).
+    root = assert_structure(body)
+    assert [li.text().strip().split(" · ")[0] for li in visible_items(root)] == [
+        "docs/en/guide.md:10-13 (was lines 6-9)"
+    ]
+    debts = [d for d in root.walk() if d.tag == "details" and d.elements()[0].text().startswith("Already")]
+    assert [len([li for li in d.walk() if li.tag == "li"]) for d in debts] == [1, 2]
 
 
 @pytest.mark.parametrize(
@@ -149,8 +158,9 @@ def test_stage_1_and_stage_2_pass_a_pr_that_only_touches_old_debts(tmp_path, fak
     data = _report(pr.scenario, second)
     assert data["debts"]["desynchronized"] and len(data["debts"]["broken_references"]) == 2
     assert data["verdict"]["passed"] is True
-    # The base's code was read in one archive of the base commit, once.
+    # The base's code cost two requests: its listing and its archive, once each.
     assert len(fake.requests("GET", rf"/tarball/{BASE_SHA}")) == 1
+    assert len(fake.requests("GET", rf"/git/trees/{BASE_SHA}")) == 1
     assert "stage 1's report disagrees" not in second.stdout
 
 
