@@ -18,7 +18,6 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.judge.code import base_findings, code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync, match
-from docsnippets.judge.debts import settle, wanted_at_base
 from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
@@ -118,6 +117,8 @@ def old_debts(freshness: Report, current: Inventory, base: Base, config: Config)
     """``freshness`` with what the base already held out of sync or broken set apart (debts.py)."""
     if not freshness.desynchronized and not freshness.broken_references:
         return freshness
+    from docsnippets.judge.debts import settle, wanted_at_base  # only a change with findings needs it
+
     mapping = match(base.inventory, current)
     back = {j: i for i, j in mapping.items()}
     wanted = wanted_at_base(freshness.broken_references, current, back)
