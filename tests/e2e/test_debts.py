@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 from tests.support.corpus import write
-from tests.support.debts import BASE, TOUCHED, WORSE_CALL, WORSE_DESYNC
+from tests.support.debts import (
+    BASE,
+    COPIED,
+    REBROKEN,
+    RENAMED_BOTH,
+    RENAMED_ONE_SIDE,
+    TOUCHED,
+    WORSE_CALL,
+    WORSE_DESYNC,
+)
 from tests.support.fake_github import FakeGitHub
 from tests.support.gfm import assert_structure, visible_items
 from tests.support.gitinit import commit_all, init_repo, run_git
@@ -31,11 +40,13 @@ def _update(root: Path) -> None:
 
 def change(tmp: Path, head: dict[str, str | bytes]) -> Path:
     """A git repository: main holds BASE with its manifest, branch ``change`` holds ``head``
-    with its manifest updated, checked out."""
+    (BASE's files it lacks removed) with its manifest updated, checked out."""
     root = init_repo(tmp / "repo", BASE)
     _update(root)
     commit_all(root, "manifest")
     run_git(root, "checkout", "-q", "-b", "change")
+    for path in set(BASE) - set(head):
+        (root / path).unlink()
     write(root, head)
     _update(root)
     return commit_all(root, "change")
@@ -100,6 +111,25 @@ def test_a_change_that_makes_a_debt_worse_fails(tmp_path, capsys, head, cause, w
             "unexpected keyword argument `retry`"
         }
         assert len(data["debts"]["broken_references"]) == 2 and len(data["debts"]["desynchronized"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("head", "cause", "owned"),
+    [(REBROKEN, "references", 2), (COPIED, "references", 2), (RENAMED_ONE_SIDE, "desync", 0)],
+    ids=["fixed-and-broken-again-elsewhere", "broken-example-copied", "one-page-renamed"],
+)
+def test_a_change_cannot_pass_off_its_own_damage_as_an_old_debt(tmp_path, capsys, head, cause, owned):
+    """The same finding written on another line, an old broken example copied as a new one,
+    a page holding debts renamed on one side only: each is the change's."""
+    code, data = diff(capsys, change(tmp_path, head))
+    assert code == 1 and data["verdict"]["cause"] == cause, data["verdict"]
+    assert len(data["broken_references"]) == owned, data["broken_references"]
+
+
+def test_pages_renamed_together_keep_their_debts_old(tmp_path, capsys):
+    code, data = diff(capsys, change(tmp_path, RENAMED_BOTH))
+    assert code == 0, data["verdict"]
+    assert len(data["debts"]["desynchronized"]) == 1 and len(data["debts"]["broken_references"]) == 2
 
 
 def test_the_change_owns_a_divergence_it_altered_and_is_told_which_side_it_edited(tmp_path, capsys):

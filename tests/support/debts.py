@@ -46,3 +46,37 @@ WORSE_CALL: dict[str, str | bytes] = {
     "docs/en/guide.md": page("Guide", 3, more=NEW_BROKEN),
     "docs/zh/guide.md": page("指南", 5, more=NEW_BROKEN),
 }
+
+# Worse without a new finding's kind: the old broken call fixed, the same mistake written on
+# another line of the same example (the count of findings alike stays the same).
+REBROKEN: dict[str, str | bytes] = {
+    **CODE,
+    **{
+        path: str(text).replace('await fetch("b")', 'await fetch("b", retries=1)\n    await fetch("c")')
+        for path, text in BASE.items()
+        if path.endswith(".md")
+    },
+}
+
+# Worse: the example that was broken copied, as a new example, on both pages.
+COPIED: dict[str, str | bytes] = {
+    **CODE,
+    **{
+        path: str(text) + f"\nOnce more:\n\n```python\n{BROKEN.format(more='')}```\n"
+        for path, text in BASE.items()
+        if path.endswith(".md")
+    },
+}
+
+# The English page renamed, the Chinese one kept: the pair holding the old debts is lost.
+RENAMED_ONE_SIDE: dict[str, str | bytes] = {
+    **{p: t for p, t in BASE.items() if p != "docs/en/guide.md"},
+    "docs/en/guide-renamed.md": BASE["docs/en/guide.md"],
+}
+
+# Both pages renamed alike: the debts move with them and stay the old ones.
+RENAMED_BOTH: dict[str, str | bytes] = {
+    **CODE,
+    "docs/en/howto.md": BASE["docs/en/guide.md"],
+    "docs/zh/howto.md": BASE["docs/zh/guide.md"],
+}

@@ -52,6 +52,61 @@ DESYNC = [
     ("untranslated, a line removed", pages(BASE_EN + "    await h()\n", ""), pages(BASE_EN, ""), True),
 ]
 
+# A pair with lines both sides share (``s``, ``t``, ``u``) and lines that differ (``c``/``C``,
+# ``d``/``D``): a change can make its difference worse without writing a line the base did not have.
+SHARED = "async def main():\n    if ok:\n        s = await f(0)\n    t = await g(0)\n{c}    u = await k(0)\n{d}"
+C, D = "    c = await h(1)\n", "    d = await h(2)\n"
+CZ, DZ = "    c = await h(10)\n", "    d = await h(20)\n"
+SHARED_EN, SHARED_ZH = SHARED.format(c=C, d=D), SHARED.format(c=CZ, d=DZ)
+
+
+def _en(text: str) -> dict[str, str]:
+    return pages(text, SHARED_ZH)
+
+
+WORSE_UNCHANGED_LINES = [
+    (
+        "lines both sides share, reordered on one side",
+        SHARED_EN.replace("    t = await g(0)\n" + C, C + "    t = await g(0)\n"),
+    ),
+    ("a differing line moved elsewhere on one side", SHARED_EN.replace(D, "").replace("    t =", D + "    t =")),
+    ("two differing lines swapped on one side", SHARED.format(c=D, d=C)),
+    ("a shared line moved into a block on one side", SHARED_EN.replace("    t = await g(0)", "        t = await g(0)")),
+    ("a shared line deleted on one side", SHARED_EN.replace("    u = await k(0)\n", "")),
+]
+DESYNC += [(case, _en(SHARED_EN), _en(head), False) for case, head in WORSE_UNCHANGED_LINES]
+DESYNC += [
+    (
+        "the same line added to both sides, in different places",
+        pages(SHARED_EN, SHARED_ZH),
+        pages(SHARED_EN + "    await z()\n", SHARED_ZH.replace("    t =", "    await z()\n    t =")),
+        False,
+    ),
+    (
+        "both sides wrapped in a block alike",
+        pages(SHARED_EN, SHARED_ZH),
+        pages(
+            *(
+                b.replace("async def main():\n", "async def main():\n  for _ in r:\n").replace("\n    ", "\n      ")
+                for b in (SHARED_EN, SHARED_ZH)
+            )
+        ),
+        True,
+    ),
+    (
+        "a differing line deleted on one side",
+        pages(SHARED_EN, SHARED_ZH),
+        pages(SHARED_EN.replace(C, ""), SHARED_ZH),
+        True,
+    ),
+    (
+        "untranslated, lines reordered",
+        pages(SHARED_EN, ""),
+        pages(SHARED_EN.replace("    t = await g(0)\n" + C, C + "    t = await g(0)\n"), ""),
+        False,
+    ),
+]
+
 
 @pytest.mark.parametrize(("base", "head", "debt"), [c[1:] for c in DESYNC], ids=[c[0] for c in DESYNC])
 def test_an_out_of_sync_entry_is_a_debt_only_when_the_change_added_no_difference(inventory_of, base, head, debt):
@@ -122,3 +177,24 @@ def test_without_the_bases_findings_no_finding_is_a_debt(inventory_of):
 
     settled = settle(replace(report, broken_references=found), tree, tree, match(tree, tree), None)
     assert settled.broken_references == found and settled.reference_debts == ()
+
+
+def test_a_finding_written_anew_while_the_old_one_is_fixed_is_the_changes(inventory_of):
+    """The same kind, module, name and reason on another line of code: the base's broken line
+    was fixed and the change wrote a broken one (the count alone would call it the old debt)."""
+    old = CALL.format(args="")
+    new = CALL.format(args="x=1") + "    r = await f()\n"
+    before, after = inventory_of({EN: fence(old)}), inventory_of({EN: fence(new)})
+    head = ((after.ids[0], _finding(after.snippets[0], MISSING_X.format(n=1), 5)),)
+    base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
+    back = {j: i for i, j in match(before, after).items()}
+    assert split_findings(head, after, before, back, base) == (head, ())
+
+
+def test_a_comment_or_spacing_on_the_broken_line_keeps_it_the_old_debt(inventory_of):
+    before = inventory_of({EN: fence(CALL.format(args=""))})
+    after = inventory_of({EN: fence(CALL.format(args="").replace("await f()", "await  f( )  # still"))})
+    head = ((after.ids[0], _finding(after.snippets[0], MISSING_X.format(n=1))),)
+    base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
+    back = {j: i for i, j in match(before, after).items()}
+    assert split_findings(head, after, before, back, base) == ((), head)
