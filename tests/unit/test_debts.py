@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from docsnippets.judge.compare import compare, match
-from docsnippets.judge.debts import difference, settle, split_findings, within
+from docsnippets.judge.debts import MAX_DIFF_CELLS, differing, settle, split_findings
 from docsnippets.references.findings import BrokenReference, ReferenceKind
+from docsnippets.snippets.pairs import Budget
 
 EN, ZH = "docs/en/p.md", "docs/zh/p.md"
 TWO = "async def main():\n    a = await f(1)\n    b = await g(2){note}\n"
@@ -117,11 +118,27 @@ def test_an_out_of_sync_entry_is_a_debt_only_when_the_change_added_no_difference
     assert (len(settled.desync_debts), len(settled.desynchronized)) == ((1, 0) if debt else (0, 1))
 
 
-def test_the_difference_is_per_side_and_code_only():
-    assert difference("a = 1  # x\nb = 2\n", "a = 1  # y\nb = 3\n") == (("b = 2",), ("b = 3",))
-    assert difference("a = 1\n") == (("a = 1",),)
-    assert within((("b = 2",), ()), (("b = 2",), ("b = 3",)))
-    assert not within((("b = 4",), ("b = 3",)), (("b = 2",), ("b = 3",)))
+def test_the_lines_that_differ_are_per_side_in_order_and_nested():
+    assert differing([("a", "b", "c"), ("a", "x", "c")], Budget()) == ({1}, {1})
+    assert differing([("a", "b"), ("b", "a")], Budget()) in (({0}, {1}), ({1}, {0}))  # order counts
+    assert differing([("0|a", "0|b"), ("0|a", "1|b")], Budget()) == ({1}, {1})  # and the block depth
+    assert differing([("a", "b")], Budget()) == ({0, 1},)  # a lone side: all of it
+
+
+@pytest.mark.parametrize(("lines", "debt"), [(10, True), (int(MAX_DIFF_CELLS**0.5) + 1, False)])
+def test_past_the_bound_a_pair_whose_code_changed_is_the_changes(inventory_of, lines, debt):
+    """The same edit to both sides keeps a debt old, unless the sides are too long to match
+    in order; a change that left the code as it was keeps it old at any length."""
+    en = "async def main():\n" + "".join(f"    await f({i})\n" for i in range(lines))
+    zh = en.replace("f(0)", "f(-1)")
+    before = inventory_of(pages(en, zh))
+    for head, old in (
+        (pages(en + "    await h()\n", zh + "    await h()\n"), debt),
+        (pages(en, zh, lead="P.\n\n"), True),
+    ):
+        after = inventory_of(head)
+        settled = settle(compare(after, after), after, before, match(before, after), ())
+        assert (len(settled.desync_debts), len(settled.desynchronized)) == ((1, 0) if old else (0, 1))
 
 
 CALL = "from pkg import f\n\nasync def main():\n    await f({args})\n"
@@ -198,3 +215,19 @@ def test_a_comment_or_spacing_on_the_broken_line_keeps_it_the_old_debt(inventory
     base = ((before.ids[0], _finding(before.snippets[0], MISSING_X.format(n=1))),)
     back = {j: i for i, j in match(before, after).items()}
     assert split_findings(head, after, before, back, base) == ((), head)
+
+
+def test_the_runs_allowance_of_matching_leaves_the_rest_to_the_change(inventory_of, monkeypatch):
+    """A hostile change cannot make the rule match long sides for ever: once the run's
+    allowance is spent, a pair whose code changed is the change's."""
+    from docsnippets.judge import debts
+
+    body = "async def main():\n" + "".join(f"    await f({i})\n" for i in range(8))
+    en = fence(body) + "\n" + fence(body.replace("f(7)", "f(77)"))
+    zh = fence(body.replace("f(0)", "f(-1)")) + "\n" + fence(body.replace("f(7)", "f(-7)"))
+    before = inventory_of({EN: en, ZH: zh})
+    after = inventory_of({EN: en.replace("f(3)", "f(33)"), ZH: zh.replace("f(3)", "f(33)")})
+    for allowance, owed in ((debts.MAX_RUN_CELLS, 2), (4 * 9 * 9 + 1, 1)):
+        monkeypatch.setattr(debts, "MAX_RUN_CELLS", allowance)
+        settled = settle(compare(after, after), after, before, match(before, after), ())
+        assert (len(settled.desync_debts), len(settled.desynchronized)) == (owed, 2 - owed)

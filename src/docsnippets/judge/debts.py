@@ -13,20 +13,30 @@ Snippets are followed from the base to the head by :func:`compare.match` (the sa
 then a similar body in the same file, then the same body in another file), so a snippet that
 moved, or whose page was edited around it, is still the same snippet.
 
-* **An out-of-sync pair** (``diverged``) is a debt when the base already held the same two
-  snippets as a ``diverged`` pair *and* the change added no difference: the difference is
-  what each side's code lines have that the other's lack, with comments, docstrings and
-  layout left out (:func:`difference`), and every line of the head's difference was already
-  in the base's. So a change that edited a comment, moved the example, made the same edit to
-  both sides, or brought one differing line in line leaves a debt a debt (the same, or
-  smaller); a change that wrote a differing line of its own (edited one side's code so that
-  it differs in a new way) made the pair worse, and the pair is its to settle.
-* **An example with no counterpart** (``missing``) is a debt when the base already lacked a
-  counterpart for the same snippet and the change added no code line to it.
+* **An out-of-sync entry** (a ``diverged`` pair, an example with no counterpart: ``missing``)
+  is a debt when the base already held the same snippets as such an entry and the change
+  made the difference no other. Each side's code is read line by line, comments, docstrings
+  and layout left out but each line's block depth kept (:func:`classify.code_rows`). The two
+  sides are matched in order (difflib); a line no line of the other side matches *differs*
+  (every line of a ``missing`` example does). Each side is matched in order with the base's
+  same side, so each of its lines *follows back* to a base line or, written, moved or
+  reordered by the change, to none. The difference is no other when (1) every line that
+  differs follows back to a line that differed at the base, and (2) no line the change wrote
+  on one side is matched by a line of the other side that follows back to one that agreed
+  at the base. (1) catches a new or edited line, and a line that agreed and now differs (its
+  counterpart deleted, moved into or out of a block); (2) a line moved on one side past
+  lines both sides share, whichever of the two difflib takes for the moved one. So a change
+  that edited a comment, moved the example, made the same edit to both sides in the same
+  place, or brought a differing line in line leaves a debt a debt; any other edit that
+  leaves the pair out of sync is the change's to settle. Matching is quadratic at worst: a
+  pair past ``MAX_DIFF_CELLS``, or met once the run's ``MAX_RUN_CELLS`` are spent, is the
+  change's when its code changed at all.
 * **A broken reference** is a debt when the base's version of the same snippet had the same
   finding: the same kind, module, name and reason, the code places in the reason compared
-  without their line numbers (code that merely shifted is the same code). Findings are
-  counted as a multiset, so a second broken call of the same kind added to a snippet is new.
+  without their line numbers (code that merely shifted is the same code), on the same code
+  line (its tokens, comments and spacing left out). Findings are counted as a multiset, so a
+  second broken call alike added to a snippet is new, and so is the old mistake written on
+  another line while the old line was fixed.
 * Everything else is the change's: a pair or finding in a snippet the base did not have, a
   pair that was in sync at the base, a finding the base did not have.
 
@@ -38,62 +48,104 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from docsnippets.judge.compare import Desync, Report, desync_of
 from docsnippets.snippets import classify
+from docsnippets.snippets.pairs import Budget
 from docsnippets.snippets.records import Inventory
 
 if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
     from docsnippets.references.findings import BrokenReference
 
 Findings = tuple[tuple[str, "BrokenReference"], ...]  # (snippet id, finding)
-Difference = tuple[tuple[str, ...], ...]
+Identity = tuple[str, str, str | None, str, str]  # kind, module, name, reason, code line
+# Line matchings (len(a) * len(b) cells): a pair's bound and the run's allowance.
+MAX_DIFF_CELLS = 250_000
+MAX_RUN_CELLS = 2_000_000
 _PLACE = re.compile(r"\(([^()\s`]+):\d+\)")  # ``(pkg/mod.py:12)`` in a call finding's reason
 
 
-def difference(*bodies: str) -> Difference:
-    """What each body's code lines have that the others' lack (comments, docstrings and
-    layout left out), as sorted multisets; one body: its code lines, which its absent
-    counterpart lacks."""
-    lines = [Counter(classify.comparable_lines(body)) for body in bodies]
-    if len(lines) == 1:
-        return (tuple(sorted(lines[0].elements())),)
-    out = []
-    for n, mine in enumerate(lines):
-        others: Counter[str] = Counter()
-        for m, theirs in enumerate(lines):
-            if m != n:
-                others |= theirs
-        out.append(tuple(sorted((mine - others).elements())))
-    return tuple(out)
+def _lines(body: str) -> tuple[str, ...]:
+    """A body's code lines, each with its block depth (what a difference is made of)."""
+    return tuple(f"{depth}|{code}" for _, depth, code in classify.code_rows(body))
 
 
-def _earlier(base: Inventory) -> dict[tuple[str, tuple[int, ...]], Difference]:
-    """The base's out-of-sync entries by relation and snippet indices, with their difference."""
-    return {(d.relation, d.indices): difference(*(s.body for s in d.sides)) for d in desync_of(base)}
+def _loose(lines: Sequence[str]) -> tuple[str, ...]:
+    """The lines without their depth: a side is followed through a change by its code, so
+    that both sides wrapped in one more block alike still follow back."""
+    return tuple(line.partition("|")[2] for line in lines)
 
 
-def within(now: Difference, before: Difference) -> bool:
-    """Whether every differing line of ``now`` was already differing, on the same side, ``before``."""
-    return len(now) == len(before) and all(
-        not Counter(lines) - Counter(old) for lines, old in zip(now, before, strict=True)
-    )
+def _matched(a: Sequence[str], b: Sequence[str], budget: Budget) -> dict[int, int] | None:
+    """Index in ``a`` -> index in ``b`` of the lines difflib matches in order; None past the
+    bounds (this pair's, what is left of the run's)."""
+    cells = len(a) * len(b)
+    if cells > min(MAX_DIFF_CELLS, budget.cells):
+        return None
+    budget.cells -= cells
+    out: dict[int, int] = {}
+    for i, j, n in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        out.update(zip(range(i, i + n), range(j, j + n), strict=True))
+    return out
 
 
-def desync_debt(d: Desync, back: Mapping[int, int], earlier: Mapping[tuple[str, tuple[int, ...]], Difference]) -> bool:
-    """Whether ``d`` (a head entry) was out of sync at the base and the change added no
-    difference to it; ``back`` maps head snippet indices to the base's."""
-    was = tuple(back.get(j, -1) for j in d.indices)
-    old = earlier.get((d.relation, was))
-    return old is not None and within(difference(*(s.body for s in d.sides)), old)
+def differing(sides: Sequence[Sequence[str]], budget: Budget) -> tuple[frozenset[int], ...] | None:
+    """Per side, the indices of its lines the other side does not match (all of a lone side's)."""
+    paired = _pairing(sides, budget)
+    return None if paired is None else _unpaired(sides, paired)
 
 
-def finding_identity(b: BrokenReference) -> tuple[str, str, str | None, str]:
-    """What makes two findings the same across a change: not the line, nor the code's lines."""
-    return (str(b.kind), b.module, b.name, _PLACE.sub(r"(\1)", b.reason))
+def _pairing(sides: Sequence[Sequence[str]], budget: Budget) -> dict[int, int] | None:
+    """The first side's lines matched to the second's ({} for a lone side); None past the bounds."""
+    return _matched(sides[0], sides[1], budget) if len(sides) == 2 else {}
+
+
+def _unpaired(sides: Sequence[Sequence[str]], paired: Mapping[int, int]) -> tuple[frozenset[int], ...]:
+    matched = (set(paired), set(paired.values()))
+    return tuple(frozenset(range(len(lines))) - matched[n] for n, lines in enumerate(sides))
+
+
+def desync_debt(
+    d: Desync, back: Mapping[int, int], earlier: Mapping[tuple[str, tuple[int, ...]], Desync], budget: Budget
+) -> bool:
+    """Whether ``d`` (a head entry) was out of sync at the base and the change made its
+    difference no other; ``back`` maps head snippet indices to the base's."""
+    old = earlier.get((d.relation, tuple(back.get(j, -1) for j in d.indices)))
+    if old is None:
+        return False
+    now, was = [_lines(s.body) for s in d.sides], [_lines(s.body) for s in old.sides]
+    return now == was or _no_other_difference(now, was, budget)
+
+
+def _no_other_difference(now: Sequence[Sequence[str]], was: Sequence[Sequence[str]], budget: Budget) -> bool:
+    """Every line that differs now followed back to one that differed at the base, and no
+    line the change wrote on one side matched a line of the other that already agreed there
+    (a line moved on one side only: the lines around it now disagree where they agreed)."""
+    pairing, differed = _pairing(now, budget), differing(was, budget)
+    followed = [_matched(_loose(lines), _loose(old), budget) for lines, old in zip(now, was, strict=True)]
+    if pairing is None or differed is None or None in followed:
+        return False
+    differs, back = _unpaired(now, pairing), [f for f in followed if f is not None]
+    for side, lines in enumerate(differs):
+        if any(back[side].get(k, -1) not in differed[side] for k in lines):
+            return False
+    for mine, theirs in pairing.items():
+        for side, k, other, o in ((0, mine, 1, theirs), (1, theirs, 0, mine)):
+            if k not in back[side] and o in back[other] and back[other][o] not in differed[other]:
+                return False
+    return True
+
+
+def finding_identity(b: BrokenReference) -> Identity:
+    """What makes two findings the same across a change: what is wrong and the code line it
+    is on, not where that line or the code it calls is."""
+    row = b.line - b.snippet.code_lines[0] + 1
+    code = next((text for r, _, text in classify.code_rows(b.snippet.body) if r == row), "")
+    return (str(b.kind), b.module, b.name, _PLACE.sub(r"(\1)", b.reason), code)
 
 
 def wanted_at_base(found: Findings, head: Inventory, back: Mapping[int, int]) -> tuple[int, ...]:
@@ -109,7 +161,7 @@ def split_findings(
     still has an unmatched finding of the same identity."""
     head_index = {s.key: j for j, s in enumerate(head.snippets)}
     base_index = {s.key: i for i, s in enumerate(base.snippets)}
-    left: Counter[tuple[int, tuple[str, str, str | None, str]]] = Counter(
+    left: Counter[tuple[int, Identity]] = Counter(
         (base_index[b.snippet.key], finding_identity(b)) for _, b in at_base if b.snippet.key in base_index
     )
     mine: list[tuple[str, BrokenReference]] = []
@@ -133,11 +185,12 @@ def settle(
     ``at_base``: the base's findings for :func:`wanted_at_base`, None when its code could not
     be read (then no finding is taken for a debt)."""
     back = {j: i for i, j in mapping.items()}
-    earlier = _earlier(base)
+    earlier = {(d.relation, d.indices): d for d in desync_of(base)}
+    budget = Budget(MAX_RUN_CELLS)
     mine: list[Desync] = []
     owed: list[Desync] = []
     for d in report.desynchronized:
-        (owed if desync_debt(d, back, earlier) else mine).append(d)
+        (owed if desync_debt(d, back, earlier, budget) else mine).append(d)
     refs, ref_debts = report.broken_references, ()
     if at_base is not None:
         refs, ref_debts = split_findings(report.broken_references, head, base, back, at_base)

@@ -321,3 +321,22 @@ def comparable_lines(body: str) -> tuple[str, ...]:
     for row, _, text in _comparable(body):
         rows.setdefault(row, []).append(text)
     return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
+
+
+@lru_cache(maxsize=1024)
+def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
+    """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
+    line is, where, and inside how many blocks (code moved into or out of a block is another
+    line here, though its tokens are the same)."""
+    depth, depths = 0, {}
+    for tok in _tokens_of(dedent(body)):
+        if tok.type == tokenize.INDENT:
+            depth += 1
+        elif tok.type == tokenize.DEDENT:
+            depth -= 1
+        elif tok.type not in _SKIP_TYPES:
+            depths.setdefault(tok.start[0], depth)
+    rows: dict[int, list[str]] = {}
+    for row, _, text in _comparable(body):
+        rows.setdefault(row, []).append(text)
+    return tuple((row, depths.get(row, depth), " ".join(parts)) for row, parts in sorted(rows.items()))
