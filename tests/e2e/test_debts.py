@@ -229,3 +229,47 @@ def test_a_base_too_large_to_read_leaves_every_finding_the_prs_and_says_so(tmp_p
     data = _report(stage1, result)
     assert len(data["broken_references"]) == 2 and data["debts"]["broken_references"] == []
     assert len(data["debts"]["desynchronized"]) == 1  # the base manifest alone tells that one
+
+
+# --- what the base cannot tell is never taken for an old debt --------------------------------------
+
+
+def _without_base_manifest(pr, how: str) -> None:
+    if how == "absent":
+        del pr.repo.contents[(BASE_SHA, MANIFEST)]
+    elif how == "unparsable":
+        pr.repo.add_file(BASE_SHA, MANIFEST, "{not json")
+    else:
+        pr.fake.fail("GET", rf"/contents/{MANIFEST}", 502, times=None)
+
+
+@pytest.mark.parametrize("how", ["absent", "unparsable", "refused"])
+@pytest.mark.parametrize("stage", ["stage 1", "stage 2 archive", "stage 2 file by file"])
+def test_without_a_usable_base_manifest_every_debt_is_the_prs(tmp_path, fake, how, stage):
+    pr = small_pr(tmp_path, fake, BASE, TOUCHED)
+    _without_base_manifest(pr, how)
+    if stage == "stage 1":
+        run = _stage1(tmp_path, fake, TOUCHED, pr.head_manifest)
+        result = run.run()
+        assert result.code == 1 and result.outputs["failed-on"] == "desync", result.stdout + result.stderr
+        data = _report(run, result)
+    else:
+        pr.scenario.inputs["INPUT_FAIL-ON"] = GATE
+        if stage.endswith("file by file"):
+            pr.scenario.inputs["DOCSNIPPETS_ARCHIVE_MAX_BYTES"] = "1"
+        result = pr.scenario.run()
+        assert pr.statuses()[-1]["state"] == "failure", result.stdout + result.stderr
+        data = _report(pr.scenario, result)
+    assert data["debts"] == {"desynchronized": [], "broken_references": []}
+    assert len(data["desynchronized"]) == 1
+
+
+def test_a_base_whose_code_github_refuses_leaves_every_finding_the_prs_and_says_so(tmp_path, fake):
+    pr = small_pr(tmp_path, fake, BASE, TOUCHED)
+    fake.fail("GET", rf"/tarball/{BASE_SHA}", 502, times=None)
+    pr.scenario.inputs["INPUT_FAIL-ON"] = GATE
+    result = pr.scenario.run()
+    assert pr.statuses()[-1]["state"] == "failure", result.stdout + result.stderr
+    assert "the base commit's code could not be read" in result.stdout
+    data = _report(pr.scenario, result)
+    assert len(data["broken_references"]) == 2 and data["debts"]["broken_references"] == []

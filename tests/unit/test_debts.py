@@ -125,6 +125,12 @@ def test_the_lines_that_differ_are_per_side_in_order_and_nested():
     assert differing([("a", "b")], Budget()) == ({0, 1},)  # a lone side: all of it
 
 
+def _wrapped(body: str) -> str:
+    """The same edit at both ends of a body: what is matched is all of it, not a common head or tail."""
+    head, _, rest = body.partition("\n")
+    return f"{head}\n    await h()\n{rest}    await h()\n"
+
+
 @pytest.mark.parametrize(("lines", "debt"), [(10, True), (int(MAX_DIFF_CELLS**0.5) + 1, False)])
 def test_past_the_bound_a_pair_whose_code_changed_is_the_changes(inventory_of, lines, debt):
     """The same edit to both sides keeps a debt old, unless the sides are too long to match
@@ -132,10 +138,7 @@ def test_past_the_bound_a_pair_whose_code_changed_is_the_changes(inventory_of, l
     en = "async def main():\n" + "".join(f"    await f({i})\n" for i in range(lines))
     zh = en.replace("f(0)", "f(-1)")
     before = inventory_of(pages(en, zh))
-    for head, old in (
-        (pages(en + "    await h()\n", zh + "    await h()\n"), debt),
-        (pages(en, zh, lead="P.\n\n"), True),
-    ):
+    for head, old in ((pages(_wrapped(en), _wrapped(zh)), debt), (pages(en, zh, lead="P.\n\n"), True)):
         after = inventory_of(head)
         settled = settle(compare(after, after), after, before, match(before, after), ())
         assert (len(settled.desync_debts), len(settled.desynchronized)) == ((1, 0) if old else (0, 1))
@@ -219,15 +222,23 @@ def test_a_comment_or_spacing_on_the_broken_line_keeps_it_the_old_debt(inventory
 
 def test_the_runs_allowance_of_matching_leaves_the_rest_to_the_change(inventory_of, monkeypatch):
     """A hostile change cannot make the rule match long sides for ever: once the run's
-    allowance is spent, a pair whose code changed is the change's."""
+    allowance is spent (here: on the first pair), a pair whose code changed is the change's."""
     from docsnippets.judge import debts
 
     body = "async def main():\n" + "".join(f"    await f({i})\n" for i in range(8))
-    en = fence(body) + "\n" + fence(body.replace("f(7)", "f(77)"))
-    zh = fence(body.replace("f(0)", "f(-1)")) + "\n" + fence(body.replace("f(7)", "f(-7)"))
-    before = inventory_of({EN: en, ZH: zh})
-    after = inventory_of({EN: en.replace("f(3)", "f(33)"), ZH: zh.replace("f(3)", "f(33)")})
-    for allowance, owed in ((debts.MAX_RUN_CELLS, 2), (4 * 9 * 9 + 1, 1)):
+    en = [body.replace("f(7)", "f(77)"), body]
+    zh = [body.replace("f(7)", "f(-7)"), body.replace("f(0)", "f(-1)")]
+
+    def tree(edit) -> dict[str, str]:
+        return {EN: "\n".join(fence(edit(b)) for b in en), ZH: "\n".join(fence(edit(b)) for b in zh)}
+
+    before, after = inventory_of(tree(lambda b: b)), inventory_of(tree(_wrapped))
+    report = compare(after, after)
+    back = {j: i for i, j in match(before, after).items()}
+    earlier = {(d.relation, d.indices): d for d in compare(before, before).desynchronized}
+    budget = Budget(10**9)
+    assert debts.desync_debt(report.desynchronized[0], back, earlier, budget)
+    for allowance, owed in ((debts.MAX_RUN_CELLS, 2), (10**9 - budget.cells, 1)):
         monkeypatch.setattr(debts, "MAX_RUN_CELLS", allowance)
-        settled = settle(compare(after, after), after, before, match(before, after), ())
+        settled = settle(report, after, before, match(before, after), ())
         assert (len(settled.desync_debts), len(settled.desynchronized)) == (owed, 2 - owed)

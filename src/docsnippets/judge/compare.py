@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import Relation
@@ -93,7 +94,7 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
             left_a[s.file].append(j)
     for file, olds in left_b.items():
         news = left_a.get(file, [])
-        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], similarity)
+        pairs = _aligned(tuple(before.snippets[i] for i in olds), tuple(after.snippets[j] for j in news))
         for a, b in pairs:
             mapping[olds[a]] = news[b]
             taken.add(news[b])
@@ -105,6 +106,14 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
         if i not in mapping and by_body.get(s.body_sha256):
             mapping[i] = by_body[s.body_sha256].popleft()
     return mapping
+
+
+@lru_cache(maxsize=32)
+def _aligned(olds: tuple[Snippet, ...], news: tuple[Snippet, ...]) -> tuple[tuple[int, int], ...]:
+    """The changed snippets of one file aligned by similarity, the costly part of :func:`match`;
+    kept for the next call, since a change's pages are matched with the base twice (what
+    the change does, and which findings the base already had)."""
+    return tuple(align(olds, news, similarity)) if olds and news else ()
 
 
 def _continued(

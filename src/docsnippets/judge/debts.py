@@ -81,15 +81,24 @@ def _loose(lines: Sequence[str]) -> tuple[str, ...]:
 
 
 def _matched(a: Sequence[str], b: Sequence[str], budget: Budget) -> dict[int, int] | None:
-    """Index in ``a`` -> index in ``b`` of the lines difflib matches in order; None past the
-    bounds (this pair's, what is left of the run's)."""
-    cells = len(a) * len(b)
+    """Index in ``a`` -> index in ``b`` of the lines matched in order: the common head and
+    tail, then difflib between them; None past the bounds (this pair's, what is left of the
+    run's), which only the part between the head and tail spends."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    out = {k: k for k in range(head)}
+    out.update((len(a) - 1 - k, len(b) - 1 - k) for k in range(tail))
+    mid_a, mid_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    cells = len(mid_a) * len(mid_b)
     if cells > min(MAX_DIFF_CELLS, budget.cells):
         return None
     budget.cells -= cells
-    out: dict[int, int] = {}
-    for i, j, n in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        out.update(zip(range(i, i + n), range(j, j + n), strict=True))
+    for i, j, n in SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_matching_blocks():
+        out.update((head + i + k, head + j + k) for k in range(n))
     return out
 
 
