@@ -225,6 +225,18 @@ def test_a_headline_names_the_setting_at_most_once(verdict):
         assert "not enforced" in line and "(fail-on" in line, line
 
 
+def test_what_is_not_enforced_is_told_apart_from_what_is():
+    """Under ``fail-on stale,desync`` the pairs gate and the references do not: "not enforced"
+    must not read as said of the pairs too, nor the old debts as part of either."""
+    verdict = Verdict("stale,desync", False, ("r",), 1, references=1, lost=1, desync_debts=1)
+    groups = headline(verdict, "m.json").split(" · ⚠️ ")[1].split(" · ")
+    assert groups == [
+        "1 bilingual example out of sync; 1 bilingual page lost its counterpart",
+        "1 broken reference to the code, not enforced (fail-on stale,desync)",
+        "already before this PR, not counted: 1 bilingual example out of sync",
+    ]
+
+
 def _hand_made(tree: ast.AST) -> list[int]:
     """Lines choosing a plural by hand: ``'s' if n != 1 else ''`` or words like ``record(s)``."""
     out = []

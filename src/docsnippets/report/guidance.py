@@ -47,7 +47,7 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
         shown.append(f"{'; '.join(relaxed)}, not enforced {setting}".rstrip())
     if verdict.desync_debts or verdict.reference_debts:
         shown.append(f"already before this PR, not counted: {verdict.debts_words()}")
-    extra = f" · ⚠️ {'; '.join(shown)}" if shown else ""
+    extra = f" · ⚠️ {' · '.join(shown)}" if shown else ""
     return f"### {mark} docsnippets: {about}{extra}"
 
 
