@@ -131,22 +131,30 @@ def desync_debt(
 
 
 def _no_other_difference(now: Sequence[Sequence[str]], was: Sequence[Sequence[str]], budget: Budget) -> bool:
-    """Every line that differs now followed back to one that differed at the base, and no
-    line the change wrote on one side matched a line of the other that already agreed there
-    (a line moved on one side only: the lines around it now disagree where they agreed)."""
+    """(1) Every line that differs now followed back to one that differed at the base, and
+    (2) no line the change wrote on one side is matched by a line of the other that already
+    agreed there (a line moved on one side only: the lines around it now disagree where
+    they agreed)."""
     pairing, differed = _pairing(now, budget), differing(was, budget)
     followed = [_matched(_loose(lines), _loose(old), budget) for lines, old in zip(now, was, strict=True)]
     if pairing is None or differed is None or None in followed:
         return False
-    differs, back = _unpaired(now, pairing), [f for f in followed if f is not None]
-    for side, lines in enumerate(differs):
-        if any(back[side].get(k, -1) not in differed[side] for k in lines):
-            return False
-    for mine, theirs in pairing.items():
-        for side, k, other, o in ((0, mine, 1, theirs), (1, theirs, 0, mine)):
+    back = [f for f in followed if f is not None]
+    differs = _unpaired(now, pairing)
+    old = all(back[side].get(k, -1) in differed[side] for side, lines in enumerate(differs) for k in lines)
+    return old and not _moved_on_one_side(pairing, back, differed)
+
+
+def _moved_on_one_side(
+    pairing: Mapping[int, int], back: Sequence[Mapping[int, int]], differed: Sequence[frozenset[int]]
+) -> bool:
+    """Whether a line the change wrote on one side (it follows back to nothing) is matched by
+    a line of the other side that follows back to one that agreed at the base."""
+    for en, zh in pairing.items():
+        for (side, k), (other, o) in (((0, en), (1, zh)), ((1, zh), (0, en))):
             if k not in back[side] and o in back[other] and back[other][o] not in differed[other]:
-                return False
-    return True
+                return True
+    return False
 
 
 def finding_identity(b: BrokenReference) -> Identity:
