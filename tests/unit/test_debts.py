@@ -242,3 +242,33 @@ def test_the_runs_allowance_of_matching_leaves_the_rest_to_the_change(inventory_
         monkeypatch.setattr(debts, "MAX_RUN_CELLS", allowance)
         settled = settle(report, after, before, match(before, after), ())
         assert (len(settled.desync_debts), len(settled.desynchronized)) == (owed, 2 - owed)
+
+
+OTHER = "async def other():\n    c = await h(3)\n    d = await k(4)\n"
+TWO_EXAMPLES = {EN: fence(BASE_EN) + "\n" + fence(OTHER), ZH: fence(BASE_ZH) + "\n" + fence(OTHER)}
+REARRANGED = {
+    "one side split in two": fence(BASE_EN.replace("    b = await g(2)\n", ""))
+    + "\n"
+    + fence("async def more():\n    b = await g(2)\n")
+    + "\n"
+    + fence(OTHER),
+    "one side's two examples merged": fence(BASE_EN + OTHER.partition("\n")[2]),
+    "one side's examples swapped": fence(OTHER) + "\n" + fence(BASE_EN),
+    "a line moved from one example to the other": fence(BASE_EN + "    c = await h(3)\n")
+    + "\n"
+    + fence(OTHER.replace("    c = await h(3)\n", "")),
+}
+
+
+@pytest.mark.parametrize("english", REARRANGED.values(), ids=REARRANGED.keys())
+def test_examples_split_merged_swapped_or_mixed_on_one_side_are_the_changes(inventory_of, english):
+    """Each leaves the change something out of sync to settle. A split keeps the old pair an
+    old debt (one of its differing lines left it) and bills the new half-example, which has no
+    counterpart; the others leave no old debt at all."""
+    before, after = inventory_of(TWO_EXAMPLES), inventory_of({**TWO_EXAMPLES, EN: english})
+    settled = settle(compare(after, after), after, before, match(before, after), ())
+    assert settled.desynchronized, settled
+    if english != REARRANGED["one side split in two"]:
+        assert settled.desync_debts == ()
+    else:
+        assert [d.relation for d in settled.desynchronized] == ["missing"]
