@@ -237,6 +237,19 @@ def test_what_is_not_enforced_is_told_apart_from_what_is():
     ]
 
 
+@pytest.mark.parametrize(
+    ("false", "said"),
+    [(6, "1 more snippet record differs from its page"), (7, "2 more snippet records differ from their pages")],
+)
+def test_false_records_past_those_named_are_counted_right(inventory_of, false, said):
+    from docsnippets.judge.compare import RECORD_REASONS, _record_reasons
+
+    tree = inventory_of({"docs/a.md": "".join(f"```python\n{A.format(n=n)}```\n\n" for n in range(8))})
+    records = [Change(s, s, sid, sid, ("status",)) for sid, s in zip(tree.ids, tree.snippets, strict=True)]
+    reasons = _record_reasons(tree, records[:false])
+    assert len(reasons) == RECORD_REASONS + 1 and reasons[-1] == said
+
+
 def _hand_made(tree: ast.AST) -> list[int]:
     """Lines choosing a plural by hand: ``'s' if n != 1 else ''`` or words like ``record(s)``."""
     out = []
