@@ -285,3 +285,28 @@ def test_the_fields_schema_3_writes_are_its_json_schemas():
     assert GROUPS_FIELDS["snippet"] == set(defs["snippet"]["properties"]) - {"pair"} | set(
         defs["groupSnippet"]["properties"]
     )
+
+
+def test_an_old_missing_twin_in_one_translation_is_a_debt_and_a_new_one_in_another_is_the_changes(tmp_path):
+    from tests.support.corpus import write
+    from tests.support.judging import update
+
+    from docsnippets.judge import Base, Case, judge
+    from docsnippets.manifest import store
+    from docsnippets.sources.worktree import WorkTree
+
+    cfg = groups_config(("en", "de", "fr"))
+    root = write(
+        tmp_path / "t", {page("en"): fence(A) + fence(B), page("de"): fence(A) + fence(B), page("fr"): fence(A)}
+    )
+    update(root, cfg, root / "m.json")
+    base = mf.to_inventory(store.load(root / "m.json", root=root))
+    (root / page("de")).write_text(fence(A), encoding="utf-8")  # the PR drops B from the German page
+    (root / page("en")).write_text("# Intro\n\n" + fence(A) + fence(B), encoding="utf-8")  # and edits the English
+    update(root, cfg, root / "m.json")
+    changed = (page("en"), page("de"))
+    case = Case(WorkTree(root), cfg, store.load(root / "m.json", root=root), changed=changed, base=Base(base))
+    found = judge(case)
+    assert [(d.relation, d.language) for d in found.freshness.desynchronized] == [("missing", "de")]
+    assert [(d.relation, d.language) for d in found.freshness.desync_debts] == [("missing", "fr")]
+    assert found.verdict("desync").desync == 1

@@ -12,6 +12,7 @@ from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import ReferenceKind, fixes_for
 from docsnippets.report.entries import desync_groups
 from docsnippets.snippets.records import Snippet
+from docsnippets.words import plural
 
 LOST_TITLE = "Bilingual page lost its counterpart"
 
@@ -38,7 +39,11 @@ def annotations(freshness: Report, verdict: Verdict, manifest_name: str, lost: S
     if verdict.cause == Cause.ERROR:
         out.insert(0, annotation("error", f"could not decide: {verdict.error}"))
     if hidden:
-        out.append(annotation("notice", f"{hidden} more finding(s) are listed in the job summary"))
+        out.append(
+            annotation(
+                "notice", f"{hidden} more {plural(hidden, 'finding is', 'findings are')} listed in the job summary"
+            )
+        )
     return out
 
 

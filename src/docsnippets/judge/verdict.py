@@ -12,6 +12,7 @@ from typing import Any
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
 from docsnippets.judge.compare import Report
 from docsnippets.judge.lost import union
+from docsnippets.words import counted, plural
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Verdict:
     references: int = 0
     lost: int = 0  # pairs of pages one side of which was renamed or deleted: desynchronized too
     translated: bool = False  # the desynchronized are translations of any number of languages
+    # Found already at the change's base (debts.py): said, never counted.
+    desync_debts: int = 0
+    reference_debts: int = 0
 
     @property
     def gate(self) -> frozenset[str]:
@@ -78,14 +82,12 @@ class Verdict:
         return FailOn.REFERENCES in self.gate
 
     def desync_words(self) -> str:
-        n = self.desync
         if self.translated:
-            return f"{n} translation{'s' if n != 1 else ''} of examples out of sync"
-        return f"{n} bilingual example{'s' if n != 1 else ''} out of sync"
+            return f"{counted(self.desync, 'translation')} of examples out of sync"
+        return f"{counted(self.desync, 'bilingual example')} out of sync"
 
     def lost_words(self) -> str:
-        n = self.lost
-        return f"{n} bilingual page{'s' if n != 1 else ''} lost {'their' if n != 1 else 'its'} counterpart"
+        return f"{counted(self.lost, 'bilingual page')} lost {plural(self.lost, 'its', 'their')} counterpart"
 
     def pair_words(self) -> str:
         """The desynchronized examples and the pages that lost their counterpart, as counted."""
@@ -93,8 +95,14 @@ class Verdict:
         return "; ".join([*words, self.lost_words()] if self.lost else words)
 
     def references_words(self) -> str:
-        n = self.references
-        return f"{n} broken reference{'s' if n != 1 else ''} to the code"
+        return f"{counted(self.references, 'broken reference')} to the code"
+
+    def debts_words(self) -> str:
+        """What the base already held, as counted: ``1 bilingual example out of sync, 2 broken references``."""
+        words = [f"{counted(self.desync_debts, 'bilingual example')} out of sync"] if self.desync_debts else []
+        if self.reference_debts:
+            words.append(counted(self.reference_debts, "broken reference"))
+        return ", ".join(words)
 
     def manifest_words(self) -> str:
         if self.manifest_missing:
@@ -111,6 +119,8 @@ class Verdict:
             found.append(self.lost_words() + ("" if self.desync_enforced else ", not enforced"))
         if self.references:
             found.append(self.references_words() + ("" if self.references_enforced else ", not enforced"))
+        if self.desync_debts or self.reference_debts:
+            found.append(f"already before this change, not counted: {self.debts_words()}")
         if self.error is not None:
             found.append(f"error: {self.error}")
         return f"{head}: {'; '.join(found)} (fail-on {self.fail_on})"
@@ -125,6 +135,7 @@ class Verdict:
             "desynchronized": self.desync,
             "lost_pairs": self.lost,
             "broken_references": self.references,
+            "debts": {"desynchronized": self.desync_debts, "broken_references": self.reference_debts},
             "error": self.error,
         }
 
@@ -152,4 +163,6 @@ def decide(
         references=len(freshness.broken_references),
         lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
         translated=any(d.language is not None for d in freshness.desynchronized),
+        desync_debts=len(freshness.desync_debts),
+        reference_debts=len(freshness.reference_debts),
     )

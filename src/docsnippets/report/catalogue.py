@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docsnippets.report import templating
+from docsnippets.words import forms
 
 
 def _pairs_of(e: dict[str, Any]) -> list[dict[str, Any]]:
@@ -85,6 +86,7 @@ def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
     rows = [{"number": number[e["id"]], "pair": ", ".join(of.get(e["id"], [])) or None, "entry": e} for e in items]
     words = templating.words()
     w = words.get(lang, words["en"])
+    counted = {**w["counted"], "pairs": w["counted_group_pairs"]} if grouped else w["counted"]
     return {
         "w": {**w, "counts": w["counts_groups"] if grouped else w["counts"]},
         "source": {
@@ -92,7 +94,7 @@ def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
             "commit": source.get("commit"),
             "server": source.get("server_url") or "https://github.com",
         },
-        "counts": _counts(items, len(pair_number)),
+        "counts": {key: forms(n, counted[key]) for key, n in _counts(items, len(pair_number)).items()},
         "rows": rows,
         "pairs": table,
     }

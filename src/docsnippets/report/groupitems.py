@@ -93,8 +93,7 @@ def _variant(variant: Sequence[Desync], name: Name, change: Change | None) -> st
     source, first = variant[0].sides
     codes = ", ".join(d.language or "?" for d in variant)
     label = codes if len(variant) == 1 else f"{codes} ({len(variant)} translations with this code)"
-    names = (f"{variant[0].source_language}/{source.file}", f"{variant[0].language}/{first.file}")
-    diff = code_diff(source.body, first.body, *names) or NO_DIFF
+    diff = code_diff(source.body, first.body, source.file, first.file) or NO_DIFF
     summary = escape(f"{name(variant[0].source_language)} vs {label}: the code without comments or docstrings")
     out = collapsed(summary, fenced(visible_block(diff), "diff"))
     if change is None:
