@@ -1,7 +1,8 @@
 """The judge: one pure function from a tree, its manifests and a change to a verdict.
 
 ``snippets`` (fences → classify → extract → pairs) → ``manifest`` → ``judge`` → ``report``:
-this package compares inventories (compare.py), finds the pairs a change lost (lost.py), runs
+this package compares inventories (compare.py) and their out-of-sync entries, per translation
+(desyncs.py), finds the pairs a change lost (lost.py), runs
 the code check (code.py), sets apart what a change's base already held out of sync or broken
 (debts.py), and builds the verdict (verdict.py), all from :func:`judge`.
 """

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import Relation
+from docsnippets.judge.desyncs import Desync, desync_sets, involves, members
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.pairs import align, similarity
@@ -52,23 +53,6 @@ class Change:
         if any(f in COMPILED_FIELDS for f in self.fields):
             said += f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
         return said
-
-
-@dataclass(frozen=True)
-class Desync:
-    """An out-of-sync pair (``diverged``) or a snippet whose counterpart has none (``missing``)."""
-
-    relation: Relation
-    sides: tuple[Snippet, ...]
-    indices: tuple[int, ...]
-    ids: tuple[str, ...]
-    counterpart_file: str | None = None
-    new: bool = False
-    # Known under the translations setting only: the translation's language (of the page that
-    # is not the source page), and the source's.
-    language: str | None = None
-    source_language: str | None = None
-    in_source: bool = True  # the first side is the source page's (a translation's example the source lacks: not)
 
 
 @dataclass(frozen=True)
@@ -253,57 +237,6 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     return out
 
 
-# (snippet index, the translation it is out of step in): a source example may be out of step
-# with one translation and not with another. With two languages the language is None.
-Member = tuple[int, str | None]
-
-
-def _members(d: Desync) -> tuple[Member, ...]:
-    return tuple((i, d.language) for i in d.indices)
-
-
-def _codes(inv: Inventory, first: str, other: str) -> tuple[str | None, str | None, bool]:
-    """(the translation's language, the source's, whether ``first`` is the source page) for a
-    pair or a missing twin between two pages; None and None with two languages."""
-    a, b = inv.language_of(first), inv.language_of(other)
-    if inv.source_language is None:
-        return None, None, True
-    return (b, a, True) if a == inv.source_language else (a, b, False)
-
-
-def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
-    entries: list[Desync] = []
-    for pair in inv.pairs:
-        if pair.relation == Relation.DIVERGED:
-            sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
-            ids = (inv.ids[pair.en], inv.ids[pair.zh])
-            code, source, _ = _codes(inv, sides[0].file, sides[1].file)
-            found = Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, language=code, source_language=source)
-            entries.append(found)
-    for i, other in inv.missing_twins():
-        s = inv.snippets[i]
-        code, source, in_source = _codes(inv, s.file, other)
-        entries.append(
-            Desync(
-                Relation.MISSING,
-                (s,),
-                (i,),
-                (inv.ids[i],),
-                other,
-                language=code,
-                source_language=source,
-                in_source=in_source,
-            )
-        )
-    entries.sort(key=lambda d: d.sides[0].key)
-    return entries, {m for d in entries for m in _members(d)}
-
-
-def desync_of(inv: Inventory) -> tuple[Desync, ...]:
-    """Every out-of-sync entry of ``inv``: its diverged pairs and its examples without a counterpart."""
-    return tuple(_desync_sets(inv)[0])
-
-
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     out = set()
     for p in inv.pairs:
@@ -365,8 +298,8 @@ def compare(
     if pair_changes and not (added or removed or changed or lost):
         reasons.append("bilingual pairs changed: " + "; ".join(relation_changes(before, after, mapping)))
 
-    before_desync, before_members = _desync_sets(before)
-    after_desync, after_members = _desync_sets(after)
+    before_desync, before_members = desync_sets(before)
+    after_desync, after_members = desync_sets(after)
     touched_set = set(touched) if touched is not None else None
     edited_set = set(edited) if edited is not None else None
 
@@ -375,12 +308,12 @@ def compare(
 
     desync = []
     for d in after_desync:
-        was = any((reverse[j], code) in before_members for j, code in _members(d) if j in reverse)
+        was = any((reverse[j], code) in before_members for j, code in members(d) if j in reverse)
         if relevant(d):
             desync.append(replace(d, new=not was))
     resync = []
     for d in before_desync:
-        now = [(mapping[i], code) for i, code in _members(d) if i in mapping]
+        now = [(mapping[i], code) for i, code in members(d) if i in mapping]
         if now and not any(m in after_members for m in now) and relevant(d):
             resync.append(d)
     return Report(
@@ -397,17 +330,6 @@ def compare(
         notices=tuple(str(n) for n in after.notices),
         lost=lost,
     )
-
-
-def involves(d: Desync, touched: set[str], edited: set[str] | None) -> bool:
-    """Whether an out-of-sync pair concerns a change: one of its pages is ``touched`` (a page the
-    change edited, or a counterpart of one). Under the translations setting, only a page the
-    change itself ``edited`` counts, so a PR that edits the German page is not held to the old
-    debt of the French one, which shares only the English page with it."""
-    pages = {s.file for s in d.sides} | ({d.counterpart_file} if d.counterpart_file else set())
-    if d.language is not None and edited is not None:
-        return bool(pages & edited)
-    return bool(pages & touched)
 
 
 def limit_desync(report: Report, touched: Sequence[str] | None, edited: Sequence[str] | None = None) -> Report:

@@ -53,7 +53,8 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
-from docsnippets.judge.compare import Desync, Report, desync_of
+from docsnippets.judge.compare import Report
+from docsnippets.judge.desyncs import Desync, desync_of
 from docsnippets.snippets import classify
 from docsnippets.snippets.pairs import Budget
 from docsnippets.snippets.records import Inventory

@@ -1,0 +1,92 @@
+"""The out-of-sync entries of an inventory: its diverged pairs and its examples without a twin.
+
+Under the translations setting a source example is out of step with each translation on its
+own, so each entry knows the translation it concerns; with two languages it knows none, and
+everything reads as it always did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docsnippets.constants import Relation
+from docsnippets.snippets.records import Inventory, Snippet
+
+
+@dataclass(frozen=True)
+class Desync:
+    """An out-of-sync pair (``diverged``) or a snippet whose counterpart has none (``missing``)."""
+
+    relation: Relation
+    sides: tuple[Snippet, ...]
+    indices: tuple[int, ...]
+    ids: tuple[str, ...]
+    counterpart_file: str | None = None
+    new: bool = False
+    # Known under the translations setting only: the translation's language (of the page that
+    # is not the source page), and the source's.
+    language: str | None = None
+    source_language: str | None = None
+    in_source: bool = True  # the first side is the source page's (a translation's example the source lacks: not)
+
+
+# (snippet index, the translation it is out of step in): a source example may be out of step
+# with one translation and not with another. With two languages the language is None.
+Member = tuple[int, str | None]
+
+
+def members(d: Desync) -> tuple[Member, ...]:
+    return tuple((i, d.language) for i in d.indices)
+
+
+def _codes(inv: Inventory, first: str, other: str) -> tuple[str | None, str | None, bool]:
+    """(the translation's language, the source's, whether ``first`` is the source page) for a
+    pair or a missing twin between two pages; None and None with two languages."""
+    a, b = inv.language_of(first), inv.language_of(other)
+    if inv.source_language is None:
+        return None, None, True
+    return (b, a, True) if a == inv.source_language else (a, b, False)
+
+
+def desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
+    entries: list[Desync] = []
+    for pair in inv.pairs:
+        if pair.relation == Relation.DIVERGED:
+            sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
+            ids = (inv.ids[pair.en], inv.ids[pair.zh])
+            code, source, _ = _codes(inv, sides[0].file, sides[1].file)
+            found = Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, language=code, source_language=source)
+            entries.append(found)
+    for i, other in inv.missing_twins():
+        s = inv.snippets[i]
+        code, source, in_source = _codes(inv, s.file, other)
+        entries.append(
+            Desync(
+                Relation.MISSING,
+                (s,),
+                (i,),
+                (inv.ids[i],),
+                other,
+                language=code,
+                source_language=source,
+                in_source=in_source,
+            )
+        )
+    entries.sort(key=lambda d: d.sides[0].key)
+    return entries, {m for d in entries for m in members(d)}
+
+
+def desync_of(inv: Inventory) -> tuple[Desync, ...]:
+    """Every out-of-sync entry of ``inv``: its diverged pairs and its examples without a counterpart."""
+    return tuple(desync_sets(inv)[0])
+
+
+def involves(d: Desync, touched: set[str], edited: set[str] | None) -> bool:
+    """Whether an out-of-sync pair concerns a change: one of its pages is ``touched`` (a page the
+    change edited, or a counterpart of one). Under the translations setting, only a page the
+    change itself ``edited`` counts, so a PR that edits the German page is not held to the old
+    debt of the French one, which shares only the English page with it."""
+    pages = {s.file for s in d.sides} | ({d.counterpart_file} if d.counterpart_file else set())
+    if d.language is not None and edited is not None:
+        return bool(pages & edited)
+    return bool(pages & touched)
