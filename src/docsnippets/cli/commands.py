@@ -17,6 +17,7 @@ from docsnippets.cli.output import update_summary, warn, warn_pairing, write_rep
 from docsnippets.cli.parser import UsageError, build_parser
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
+from docsnippets import interpreter
 from docsnippets.fileio import SymlinkRefused, write_atomic
 from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
@@ -193,6 +194,7 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
     out = out if out is not None else sys.stdout
+    interpreter.install()  # the declared Python may be another than this one
     try:
         settings = CacheSettings.from_environ(os.environ if environ is None else environ)
         argv = sys.argv[1:] if argv is None else list(argv)

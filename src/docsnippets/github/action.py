@@ -10,6 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
+from docsnippets import interpreter
 from docsnippets.config import ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
@@ -76,6 +77,7 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
     import os
 
     env = os.environ if environ is None else environ
+    interpreter.install()  # the declared Python may be another than this one
     log = LogStream(sys.stdout if out is None else out)
     errors = LogStream(sys.stderr if err is None else err)
     mask = add_mask(env.get("INPUT_GITHUB-TOKEN", "").strip())

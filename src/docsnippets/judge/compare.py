@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
+from docsnippets.snippets.grammar import Running
 from docsnippets.snippets.pairs import align, similarity
 from docsnippets.snippets.records import Inventory, Snippet
 
@@ -65,6 +66,15 @@ class Report:
     lost: tuple[LostPair, ...] = ()  # pairs of pages of which only one side stays (lost.py)
 
 
+_RUNNING = Running()
+
+
+def _alike(a: Snippet, b: Snippet) -> float:
+    # Which old snippet a new one continues only words the report; whether anything changed is
+    # decided by the records alone. The running Python's tokens serve, so no other is started.
+    return similarity(a, b, _RUNNING)
+
+
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
     """before index -> after index for every snippet that continues in ``after``."""
     mapping: dict[int, int] = {}
@@ -88,7 +98,7 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
             left_a[s.file].append(j)
     for file, olds in left_b.items():
         news = left_a.get(file, [])
-        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], similarity)
+        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], _alike)
         for a, b in pairs:
             mapping[olds[a]] = news[b]
             taken.add(news[b])

@@ -117,7 +117,7 @@ def judge(case: Case) -> Judgement:
         current, fresh = whole(source, config, case.memo, also=touched or ())
     refused = {r.path for r in fresh.refused}
     current = keep_records(current, recorded, refused, config)
-    settings_changed = data is not None and data.get("selection") != config.selection()
+    settings_changed = data is not None and not config.same_selection(data.get("selection"))
     freshness = compare(recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed)
     if case.references and config.references:
         found = code_findings(source, current, config, case.changed, touched)

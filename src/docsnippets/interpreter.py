@@ -1,0 +1,142 @@
+"""Another Python on this machine, started to judge snippets by its grammar (an edge, like fileio.py).
+
+When the declared version (the ``python`` setting) is not the running interpreter's, one child
+process of that version is started the first time a body needs judging and answers every
+request of the run; it runs :mod:`docsnippets.snippets.grammar` of this very installation, which
+only tokenizes and compiles (``-I -S``: no site packages, no environment, no current directory
+on its path). It ends when this process closes its input, as it does by exiting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docsnippets.snippets import grammar
+from docsnippets.snippets.classify import Comparable
+
+if TYPE_CHECKING:  # started only when the declared version is not the running one
+    import subprocess
+
+_BOOT = "import sys; sys.path.append(sys.argv[1]); from docsnippets.snippets.grammar import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
+_PATCH = re.compile(r"^(?:cpython-)?3\.(\d+)\.(\d+)(t?)")
+
+
+def _patch_order(path: Path) -> tuple[int, int]:
+    """Newest release first among a manager's installations of one version."""
+    match = _PATCH.match(path.name)
+    return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+
+
+def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
+    """Where a ``python<version>`` may be: PATH (without pyenv's shims, which start nothing
+    that pyenv has not activated), then pyenv's and uv's installations, newest release first."""
+    name = f"python{version}"
+    for entry in environ.get("PATH", "").split(os.pathsep):
+        if entry and Path(entry).name != "shims":
+            yield Path(entry) / name
+    home = Path(environ.get("HOME") or "~").expanduser()
+    pyenv = Path(environ.get("PYENV_ROOT") or home / ".pyenv") / "versions"
+    uv = Path(environ.get("UV_PYTHON_INSTALL_DIR") or home / ".local/share/uv/python")
+    for root, pattern in ((pyenv, f"{version}.*"), (uv, f"cpython-{version}.*")):
+        try:
+            found = sorted(root.glob(pattern), key=_patch_order, reverse=True)
+        except OSError:
+            continue
+        for install in found:
+            match = _PATCH.match(install.name)
+            if not (match and match.group(3)) and "freethreaded" not in install.name:  # another build
+                yield install / "bin" / name
+
+
+def find(version: str, environ: Mapping[str, str]) -> Path | None:
+    for path in candidates(version, environ):
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+class Child:
+    """A Python of the declared version in a child process, asked one body at a time."""
+
+    def __init__(self, version: str, executable: Path) -> None:
+        self.version = version
+        self.executable = executable
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def identity(self) -> str:
+        """The interpreter's file and its time: another release installed there is another judge."""
+        real = self.executable.resolve()
+        try:
+            return f"{real} {real.stat().st_mtime_ns}"
+        except OSError:
+            return str(real)
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        import subprocess
+
+        package_parent = str(Path(grammar.__file__).resolve().parents[2])
+        flags = ["-I", "-S", *(["-B"] if sys.dont_write_bytecode else [])]
+        try:
+            process = subprocess.Popen(
+                [str(self.executable), *flags, "-c", _BOOT, package_parent],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise grammar.GrammarError(grammar.unavailable(self.version, f"{self.executable} did not start ({exc})"))
+        self._process = process
+        hello = self._read()
+        if hello[:2] != [int(part) for part in self.version.split(".")]:
+            raise grammar.GrammarError(
+                grammar.unavailable(self.version, f"{self.executable} is Python {hello[2].split()[0]}")
+            )
+        return process
+
+    def _read(self) -> Any:
+        assert self._process is not None and self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            code = self._process.poll()
+            raise grammar.GrammarError(
+                grammar.unavailable(self.version, f"{self.executable} stopped while judging a snippet (exit {code})")
+            )
+        return json.loads(line)
+
+    def _ask(self, request: list[Any]) -> Any:
+        process = self._process or self._start()
+        assert process.stdin is not None
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+        except OSError:
+            pass  # it stopped: reading says so
+        return self._read()
+
+    def facts(self, body: str, modules: tuple[str, ...]) -> grammar.Facts:
+        return grammar.decode_facts(self._ask(["facts", body, list(modules)]))
+
+    def comparable(self, body: str) -> Comparable:
+        found = grammar.decode_code(self._ask(["comparable", body]))
+        return found if found is not None else ()
+
+
+@lru_cache(maxsize=8)
+def _child(version: str) -> Child:
+    executable = find(version, os.environ)
+    if executable is None:
+        raise grammar.GrammarError(grammar.unavailable(version, f"no python{version} was found"))
+    return Child(version, executable)
+
+
+def install() -> None:
+    """Let the pure core judge by a version other than the running one (entry points call this)."""
+    grammar.provide(_child)
