@@ -190,9 +190,11 @@ def _packages(value: Any, key: str, where: str) -> tuple[str, ...]:
 
 def _python(value: Any, key: str, where: str) -> str:
     if isinstance(value, float):  # YAML reads 3.10 as the number 3.1
-        raise ConfigError(f'{where}: \'{key}\' is the number {value!r}; quote the version, such as {key}: "3.12"')
+        raise ConfigError(f"{where}: '{key}' is the number {value!r}; quote the version, such as {key}: \"3.12\"")
     if not isinstance(value, str) or not _PYTHON.fullmatch(value.strip()):
-        raise ConfigError(f'{where}: \'{key}\' is {value!r}; write a Python version from 3.11 on, such as {key}: "3.12"')
+        raise ConfigError(
+            f"{where}: '{key}' is {value!r}; write a Python version from 3.11 on, such as {key}: \"3.12\""
+        )
     return value.strip()
 
 

@@ -24,7 +24,10 @@ from docsnippets.snippets.classify import Comparable
 if TYPE_CHECKING:  # started only when the declared version is not the running one
     import subprocess
 
-_BOOT = "import sys; sys.path.append(sys.argv[1]); from docsnippets.snippets.grammar import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
+_BOOT = (
+    "import sys; sys.path.append(sys.argv[1]); "
+    "from docsnippets.snippets.grammar import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
+)
 _PATCH = re.compile(r"^(?:cpython-)?3\.(\d+)\.(\d+)(t?)")
 
 
@@ -36,15 +39,20 @@ def _patch_order(path: Path) -> tuple[int, int]:
 
 def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
     """Where a ``python<version>`` may be: PATH (without pyenv's shims, which start nothing
-    that pyenv has not activated), then pyenv's and uv's installations, newest release first."""
+    that pyenv has not activated), beside the running Python (its bin directory, and the
+    installations next to its own, as pyenv and uv lay them out), then pyenv's and uv's
+    usual places; newest release first within one place."""
     name = f"python{version}"
     for entry in environ.get("PATH", "").split(os.pathsep):
         if entry and Path(entry).name != "shims":
             yield Path(entry) / name
+    running = Path(sys.base_prefix)
+    yield running / "bin" / name
     home = Path(environ.get("HOME") or "~").expanduser()
     pyenv = Path(environ.get("PYENV_ROOT") or home / ".pyenv") / "versions"
     uv = Path(environ.get("UV_PYTHON_INSTALL_DIR") or home / ".local/share/uv/python")
-    for root, pattern in ((pyenv, f"{version}.*"), (uv, f"cpython-{version}.*")):
+    places = [(running.parent, f"{version}.*"), (running.parent, f"cpython-{version}.*")]
+    for root, pattern in (*places, (pyenv, f"{version}.*"), (uv, f"cpython-{version}.*")):
         try:
             found = sorted(root.glob(pattern), key=_patch_order, reverse=True)
         except OSError:
@@ -57,8 +65,11 @@ def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
 
 def find(version: str, environ: Mapping[str, str]) -> Path | None:
     for path in candidates(version, environ):
-        if path.is_file() and os.access(path, os.X_OK):
-            return path
+        try:
+            if path.is_file() and os.access(path, os.X_OK):
+                return path
+        except OSError:  # a directory on PATH this user may not enter
+            continue
     return None
 
 
@@ -92,7 +103,8 @@ class Child:
                 stderr=subprocess.DEVNULL,
             )
         except OSError as exc:
-            raise grammar.GrammarError(grammar.unavailable(self.version, f"{self.executable} did not start ({exc})"))
+            why = f"{self.executable} did not start ({exc.strerror or exc})"
+            raise grammar.GrammarError(grammar.unavailable(self.version, why)) from None
         self._process = process
         hello = self._read()
         if hello[:2] != [int(part) for part in self.version.split(".")]:

@@ -35,7 +35,7 @@ from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.judge.compare import limit_desync
 from docsnippets.manifest import build as mf
-from docsnippets.snippets import classify, fences, grammar
+from docsnippets.snippets import fences, grammar
 from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
 from docsnippets.snippets.fences import NestingError, extract_fences
 from docsnippets.snippets.pairs import pair_up

@@ -12,12 +12,12 @@ from typing import NoReturn, TextIO
 
 import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
+from docsnippets import interpreter
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli.output import update_summary, warn, warn_pairing, write_report
 from docsnippets.cli.parser import UsageError, build_parser
 from docsnippets.config import Config, ConfigError
 from docsnippets.configfile import load as load_config
-from docsnippets import interpreter
 from docsnippets.fileio import SymlinkRefused, write_atomic
 from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
