@@ -171,3 +171,25 @@ def test_the_declared_grammar_decides(lab):
     assert entries[BODIES["tabs"]]["markers"] == ["async def"]  # 3.12's tokenizer stops at the tab
     [pair] = {e["pair"]["relation"] for e in entries.values() if e["body"] == BODIES["pep701"]}
     assert pair == "strings"  # the f-string's translated text, read by 3.12's tokenizer
+
+
+def test_a_manifest_from_before_the_setting_is_fresh_and_update_adds_it(tmp_path, capsys):
+    from docsnippets.cli import main
+
+    for rel, text in TREE.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    manifest = tmp_path / "documentation-snippets.json"
+    assert main(["update", "--root", str(tmp_path)]) == 0
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    del data["selection"]["python"]  # as docsnippets wrote it before the setting existed
+    manifest.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    assert main(["check", "--root", str(tmp_path)]) == 0
+    assert main(["update", "--root", str(tmp_path)]) == 0
+    assert json.loads(manifest.read_text(encoding="utf-8"))["selection"]["python"] == DEFAULT_PYTHON
+    if _python("3.13") is None:
+        return
+    (tmp_path / ".docsnippets.yml").write_text('python: "3.13"\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", "--root", str(tmp_path)]) == 1  # another grammar: the selection differs
+    assert "selection settings differ" in capsys.readouterr().out
