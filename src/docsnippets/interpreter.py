@@ -37,7 +37,7 @@ def _patch_order(path: Path) -> tuple[int, int]:
     return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
 
 
-def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
+def candidates(version: str, environ: Mapping[str, str], home: bool = True) -> Iterator[Path]:
     """Where a ``python<version>`` may be: PATH (without pyenv's shims, which start nothing
     that pyenv has not activated), beside the running Python (its bin directory, and the
     installations next to its own, as pyenv and uv lay them out), then pyenv's and uv's
@@ -48,11 +48,13 @@ def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
             yield Path(entry) / name
     running = Path(sys.base_prefix)
     yield running / "bin" / name
-    home = Path(environ.get("HOME") or "~").expanduser()
-    pyenv = Path(environ.get("PYENV_ROOT") or home / ".pyenv") / "versions"
-    uv = Path(environ.get("UV_PYTHON_INSTALL_DIR") or home / ".local/share/uv/python")
     places = [(running.parent, f"{version}.*"), (running.parent, f"cpython-{version}.*")]
-    for root, pattern in (*places, (pyenv, f"{version}.*"), (uv, f"cpython-{version}.*")):
+    if home:
+        user = Path(environ.get("HOME") or "~").expanduser()
+        places.append((Path(environ.get("PYENV_ROOT") or user / ".pyenv") / "versions", f"{version}.*"))
+        uv = Path(environ.get("UV_PYTHON_INSTALL_DIR") or user / ".local/share/uv/python")
+        places.append((uv, f"cpython-{version}.*"))
+    for root, pattern in places:
         try:
             found = sorted(root.glob(pattern), key=_patch_order, reverse=True)
         except OSError:
@@ -63,8 +65,8 @@ def candidates(version: str, environ: Mapping[str, str]) -> Iterator[Path]:
                 yield install / "bin" / name
 
 
-def find(version: str, environ: Mapping[str, str]) -> Path | None:
-    for path in candidates(version, environ):
+def find(version: str, environ: Mapping[str, str], home: bool = True) -> Path | None:
+    for path in candidates(version, environ, home):
         try:
             if path.is_file() and os.access(path, os.X_OK):
                 return path
@@ -141,14 +143,18 @@ class Child:
         return found if found is not None else ()
 
 
-@lru_cache(maxsize=8)
-def _child(version: str) -> Child:
-    executable = find(version, os.environ)
+@lru_cache(maxsize=16)
+def _child(version: str, home: bool) -> Child:
+    executable = find(version, os.environ, home)
     if executable is None:
         raise grammar.GrammarError(grammar.unavailable(version, f"no python{version} was found"))
     return Child(version, executable)
 
 
-def install() -> None:
-    """Let the pure core judge by a version other than the running one (entry points call this)."""
-    grammar.provide(_child)
+def install(home: bool = True) -> None:
+    """Let the pure core judge by a version other than the running one (entry points call this).
+
+    ``home=False`` leaves out the interpreters installed under the home directory: on a runner
+    the Action's home is shared with the job's earlier steps, which may have run PR code.
+    """
+    grammar.provide(lambda version: _child(version, home))

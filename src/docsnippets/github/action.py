@@ -77,7 +77,7 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
     import os
 
     env = os.environ if environ is None else environ
-    interpreter.install()  # the declared Python may be another than this one
+    interpreter.install(home=False)  # the declared Python may be another than the image's
     log = LogStream(sys.stdout if out is None else out)
     errors = LogStream(sys.stderr if err is None else err)
     mask = add_mask(env.get("INPUT_GITHUB-TOKEN", "").strip())

@@ -113,7 +113,7 @@ def judge(version: str) -> Judge:
         if version == RUNNING:
             found = Running()
         elif _provider is None:
-            raise GrammarError(unavailable(version, "no other interpreter may be started here"))
+            raise GrammarError(unavailable(version, "no other Python may be started here"))
         else:
             found = _provider(version)
         _judges[version] = found
