@@ -193,3 +193,13 @@ def test_a_manifest_from_before_the_setting_is_fresh_and_update_adds_it(tmp_path
     capsys.readouterr()
     assert main(["check", "--root", str(tmp_path)]) == 1  # another grammar: the selection differs
     assert "selection settings differ" in capsys.readouterr().out
+
+
+def test_the_action_never_takes_a_python_from_the_home_directory(tmp_path):
+    planted = tmp_path / ".pyenv" / "versions" / "3.99.1" / "bin" / "python3.99"
+    planted.parent.mkdir(parents=True)
+    planted.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    planted.chmod(0o755)
+    env = {"HOME": str(tmp_path), "PATH": ""}
+    assert interpreter.find("3.99", env) == planted  # the CLI: the user's own home
+    assert interpreter.find("3.99", env, home=False) is None  # the Action: a home earlier steps share
