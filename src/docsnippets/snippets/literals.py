@@ -109,9 +109,8 @@ def translated_only(a: str, b: str, tokens: Callable[[str], Sequence[Token]] = c
     """Whether two bodies are the same code once translated string literals are set aside,
     and differ in at least one such literal (comments, docstrings and layout never count).
 
-    ``tokens`` reads a body as the declared Python does (by default the running one). The two
-    token streams are walked side by side and only the literals that differ are read, so twins
-    that differ in their code cost one comparison of their tokens."""
+    ``tokens`` reads a body as the declared Python does (by default the running one); the two
+    streams are walked side by side and only literals that differ are read."""
     ta, tb = tokens(a), tokens(b)
     stack_a: list[_Bracket] = []
     stack_b: list[_Bracket] = []
