@@ -81,7 +81,8 @@ class Child:
     def __init__(self, version: str, executable: Path) -> None:
         self.version = version
         self.executable = executable
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process = self._start()  # it boots while this process goes on; the first answer waits
+        self._greeted = False
 
     @property
     def identity(self) -> str:
@@ -98,7 +99,7 @@ class Child:
         package_parent = str(Path(grammar.__file__).resolve().parents[2])
         flags = ["-I", "-S", *(["-B"] if sys.dont_write_bytecode else [])]
         try:
-            process = subprocess.Popen(
+            return subprocess.Popen(
                 [str(self.executable), *flags, "-c", _BOOT, package_parent],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -107,16 +108,18 @@ class Child:
         except OSError as exc:
             why = f"{self.executable} did not start ({exc.strerror or exc})"
             raise grammar.GrammarError(grammar.unavailable(self.version, why)) from None
-        self._process = process
+
+    def _greet(self) -> None:
+        """Its first line names its version: a ``python3.12`` that is another Python is refused."""
         hello = self._read()
         if hello[:2] != [int(part) for part in self.version.split(".")]:
             raise grammar.GrammarError(
                 grammar.unavailable(self.version, f"{self.executable} is Python {hello[2].split()[0]}")
             )
-        return process
+        self._greeted = True
 
     def _read(self) -> Any:
-        assert self._process is not None and self._process.stdout is not None
+        assert self._process.stdout is not None
         line = self._process.stdout.readline()
         if not line:
             code = self._process.poll()
@@ -126,7 +129,9 @@ class Child:
         return json.loads(line)
 
     def _ask(self, request: list[Any]) -> Any:
-        process = self._process or self._start()
+        if not self._greeted:
+            self._greet()
+        process = self._process
         assert process.stdin is not None
         try:
             process.stdin.write(json.dumps(request).encode() + b"\n")

@@ -24,6 +24,7 @@ from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.report.markup import visible
 from docsnippets.report.templating import TemplateError
+from docsnippets.snippets import grammar
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, origin_repository
 from docsnippets.update import update
@@ -33,7 +34,9 @@ EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
-    return load_config(args.config, root)
+    config = load_config(args.config, root)
+    grammar.judge(config.python)  # another declared Python starts now, and boots while pages are read
+    return config
 
 
 def _memo(args: argparse.Namespace, config: Config, settings: CacheSettings) -> SnippetCache | None:
