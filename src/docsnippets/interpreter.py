@@ -81,7 +81,7 @@ class Child:
     def __init__(self, version: str, executable: Path) -> None:
         self.version = version
         self.executable = executable
-        self._process = self._start()  # it boots while this process goes on; the first answer waits
+        self._process: subprocess.Popen[bytes] | None = None
         self._greeted = False
 
     @property
@@ -92,6 +92,11 @@ class Child:
             return f"{real} {real.stat().st_mtime_ns}"
         except OSError:
             return str(real)
+
+    def prepare(self) -> None:
+        """Start the child; it boots while this process goes on, and the first answer waits for it."""
+        if self._process is None:
+            self._process = self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
         import subprocess
@@ -119,7 +124,7 @@ class Child:
         self._greeted = True
 
     def _read(self) -> Any:
-        assert self._process.stdout is not None
+        assert self._process is not None and self._process.stdout is not None
         line = self._process.stdout.readline()
         if not line:
             code = self._process.poll()
@@ -129,10 +134,11 @@ class Child:
         return json.loads(line)
 
     def _ask(self, request: list[Any]) -> Any:
+        self.prepare()
         if not self._greeted:
             self._greet()
         process = self._process
-        assert process.stdin is not None
+        assert process is not None and process.stdin is not None
         try:
             process.stdin.write(json.dumps(request).encode() + b"\n")
             process.stdin.flush()

@@ -109,6 +109,9 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, m
         version = python.version
         identity = python.identity
 
+        def prepare(self) -> None:
+            python.prepare()
+
         def facts(self, body: str, modules: tuple[str, ...]) -> grammar.Facts:
             seen.append(body)
             return python.facts(body, modules)

@@ -34,14 +34,15 @@ EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
-    config = load_config(args.config, root)
-    grammar.judge(config.python)  # another declared Python starts now, and boots while pages are read
-    return config
+    return load_config(args.config, root)
 
 
 def _memo(args: argparse.Namespace, config: Config, settings: CacheSettings) -> SnippetCache | None:
     directory = args.cache_dir if args.cache_dir is not None else settings.directory
     if args.no_cache or directory is None:
+        # Every page will be judged: another declared Python starts now and boots while they
+        # are read. With a cache it starts only if a page misses.
+        grammar.judge(config.python).prepare()
         return None
     return SnippetCache(directory, config)
 

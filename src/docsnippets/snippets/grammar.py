@@ -61,6 +61,10 @@ class Judge(Protocol):
         """Which interpreter it is, down to the release (a cache key)."""
         ...
 
+    def prepare(self) -> None:
+        """Get ready to answer (start what must be started) without waiting for it."""
+        ...
+
     def facts(self, body: str, modules: tuple[str, ...]) -> Facts: ...
 
     def comparable(self, body: str) -> Comparable: ...
@@ -85,6 +89,9 @@ class Running:
     @property
     def identity(self) -> str:
         return sys.version
+
+    def prepare(self) -> None:
+        pass
 
     def facts(self, body: str, modules: tuple[str, ...]) -> Facts:
         return facts_here(body, modules)
