@@ -8,7 +8,7 @@ does not read, so its cost follows the change rather than the tree.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from docsnippets.config import Config
@@ -38,14 +38,14 @@ def _utf8_name(rel: str) -> bool:
     return True
 
 
-def extract(reads: Mapping[str, Read], config: Config, memo: Memo | None = None) -> Extracted:
-    """The snippets of the files read, in path order; a file that is absent is not present."""
+def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None = None) -> Extracted:
+    """The snippets of the files read, in the order read (path order); a file that is absent is
+    not present. Each file's bytes are let go once its snippets are out."""
     snippets: list[Snippet] = []
     notices: list[Notice] = []
     refused: list[Refusal] = []
     present: set[str] = set()
-    for rel in sorted(reads):
-        data = reads[rel]
+    for rel, data in reads:
         if not _utf8_name(rel):
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             notices.append(Notice(shown, "file name is not valid UTF-8; skipped - rename the file"))

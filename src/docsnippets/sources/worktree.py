@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
@@ -44,8 +44,9 @@ class WorkTree:
     def read(self, path: str, limit: int) -> Read:
         return read_listed(self.root, path, path in self._regular, limit)
 
-    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
-        return {path: self.read(path, limit) for path in paths}
+    def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
+        for path in sorted(set(paths)):
+            yield path, self.read(path, limit)
 
     def code(self) -> ModuleFiles:
         from docsnippets.sources.directory import DirectoryFiles  # only a tree with code to judge
