@@ -43,6 +43,17 @@ SEEDS = (
     "try:\n    await job()\nexcept* ValueError as group:\n    log(group)\n",
     "match await fetch():\n    case {'ok': True, **rest}:\n        pass\n",
 )
+# Bodies that test the way there and back as much as the grammar: characters JSON or a line
+# reader treat specially, and a NUL, which 3.12's tokenizer refuses with a SystemError.
+HOSTILE = (
+    "await x\0y\n",
+    "await x\rawait y\r\nasync def f():\r    await z\n",
+    "await f('a\u2028b\u2029c\x85d\x0ce')\n",
+    'await f("}]\\n\\"", "\\u0000")\n',
+    "async def f():\n\tawait g()\n        await h()\n",
+    "await f(x) \\\n",
+    "\ufeffawait x\n",
+)
 PIECES = ("(", ")", "[", "]", "{", "}", ":", "'", '"', '"""', 'f"{', "}", "await ", "async ", "def ", "return ",
           "yield ", "lambda ", "\n", "    ", "\t", ",", "=", "*", "**", "->", "@", "\\", "#", "type ", "[T]",
           "case ", "except* ", "nonlocal x\n", "break\n", ":=", "...", "é", 'f"{d["k"]}"', "class ", "if ")  # fmt: skip
@@ -50,7 +61,7 @@ PIECES = ("(", ")", "[", "]", "{", "}", ":", "'", '"', '"""', 'f"{', "}", "await
 
 def bodies(count: int) -> list[str]:
     rng = random.Random(27)
-    out = list(SEEDS)
+    out = [*SEEDS, *HOSTILE]
     while len(out) < count:
         chars = list(rng.choice(SEEDS))
         for _ in range(rng.randint(1, 3)):
@@ -70,7 +81,7 @@ warnings.simplefilter("ignore")
 def compiles(source, flags):
     try:
         compile(source, "<snippet>", "exec", flags=flags, dont_inherit=True)
-    except SyntaxError as exc:
+    except (SyntaxError, ValueError) as exc:
         return exc
 out = []
 for body in json.loads(sys.stdin.read()):
@@ -81,7 +92,8 @@ for body in json.loads(sys.stdin.read()):
         out.append(["needs-async-wrapper"])
     else:
         error = compiles(source, 0)
-        out.append(["neither", (error.msg or str(error)).splitlines()[0], error.lineno])
+        message = getattr(error, "msg", None) or str(error)
+        out.append(["neither", message.splitlines()[0], getattr(error, "lineno", None)])
 print(json.dumps(out))
 """
 

@@ -195,6 +195,30 @@ def test_a_manifest_from_before_the_setting_is_fresh_and_update_adds_it(tmp_path
     assert "selection settings differ" in capsys.readouterr().out
 
 
+def test_a_manifest_from_before_the_setting_is_stale_where_the_default_reads_otherwise(tmp_path, capsys):
+    """Written by a 3.11 docsnippets before the setting existed: read as judged by 3.12, it is
+    stale exactly at the snippets 3.12 reads otherwise."""
+    from docsnippets.cli import main
+
+    if any(_python(v) is None for v in ("3.11", DEFAULT_PYTHON)):
+        pytest.skip(f"needs Python 3.11 and {DEFAULT_PYTHON}")
+    for rel, text in TREE.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    config = tmp_path / "as-3.11.yml"
+    config.write_text('python: "3.11"\n', encoding="utf-8")
+    manifest = tmp_path / "documentation-snippets.json"
+    assert main(["update", "--root", str(tmp_path), "--config", str(config)]) == 0
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    del data["selection"]["python"]
+    manifest.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "selection settings differ" not in out
+    assert "syntax-error -> needs-async-wrapper" in out  # the PEP 701 f-string, on both pages
+
+
 def test_the_action_never_takes_a_python_from_the_home_directory(tmp_path):
     planted = tmp_path / ".pyenv" / "versions" / "3.99.1" / "bin" / "python3.99"
     planted.parent.mkdir(parents=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import tokenize
 from pathlib import Path
@@ -10,8 +12,9 @@ import pytest
 
 from docsnippets.config import DEFAULT_PYTHON, Config, ConfigError, from_mapping
 from docsnippets.constants import Status
-from docsnippets.snippets import classify, grammar
-from docsnippets.snippets.grammar import Facts, GrammarError, Running, judge
+from docsnippets.snippets import classify, facts, grammar
+from docsnippets.snippets.facts import Facts
+from docsnippets.snippets.grammar import GrammarError, Running, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,7 +70,8 @@ def test_another_version_without_a_provider_is_a_one_line_error(monkeypatch):
         judge(other)
     message = str(caught.value)
     assert isinstance(caught.value, ConfigError) and "\n" not in message
-    assert f"Python {other}" in message and f'python: "{grammar.RUNNING}"' in message
+    assert f"Python {other}'s grammar (the `python` setting)" in message
+    assert f"run docsnippets with Python {other}" in message
 
 
 def test_a_provided_judge_is_made_once_per_version(monkeypatch):
@@ -94,8 +98,8 @@ def test_a_provided_judge_is_made_once_per_version(monkeypatch):
     ],
 )
 def test_facts_travel_between_two_pythons_unchanged(body):
-    facts = grammar.facts_here(body, ("asyncio",))
-    assert grammar.decode_facts(grammar.encode_facts(facts)) == facts
+    found = facts.facts_here(body, ("asyncio",))
+    assert facts.decode_facts(json.loads(json.dumps(facts.encode_facts(found)))) == found
 
 
 def test_token_types_travel_by_name():
@@ -107,23 +111,42 @@ def test_token_types_travel_by_name():
 
 def test_the_code_digest_does_not_depend_on_type_numbers():
     items = ((1, tokenize.NAME, "await"), (1, classify.FSTRING_START, 'f"'))
-    assert classify.digest_of(items) == classify.digest_of(grammar.decode_code(grammar.encode_code(items)) or ())
+    assert classify.digest_of(items) == classify.digest_of(facts.decode_code(facts.encode_code(items)) or ())
 
 
 def test_unselected_bodies_get_no_status():
-    assert grammar.facts_here("x = 1\n", ("asyncio",)) == Facts((), (), None, None)
-    found = grammar.facts_here("await x\n", ())
+    assert facts.facts_here("x = 1\n", ("asyncio",)) == Facts((), (), None, None)
+    found = facts.facts_here("await x\n", ())
     assert found.status is not None and found.status.status == Status.NEEDS_ASYNC_WRAPPER
 
 
 def test_answer_and_serve_speak_json_lines():
-    import io
-    import json
-
     out = io.BytesIO()
     requests = [json.dumps(["facts", "await x\n", []]).encode(), json.dumps(["comparable", "a = 1\n"]).encode()]
-    grammar.serve(requests, out)
-    hello, facts, code = (json.loads(line) for line in out.getvalue().splitlines())
+    facts.serve(requests, out)
+    hello, answered, code = (json.loads(line) for line in out.getvalue().splitlines())
     assert hello[:2] == [int(p) for p in grammar.RUNNING.split(".")]
-    assert grammar.decode_facts(facts).markers == ("await",)
-    assert grammar.decode_code(code) == classify.comparable("a = 1\n")
+    assert facts.decode_facts(answered).markers == ("await",)
+    assert facts.decode_code(code) == classify.comparable("a = 1\n")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        {},
+        [1, 2, 3],
+        [[], [], None, None, "extra"],
+        [["await"], [], ["no-such-status", None, None], None],
+        [["await"], [], ["parses", 3, None], None],
+        [["await"], [], ["syntax-error", "m", "7"], None],
+        [["await"], [], ["syntax-error", "m", True], None],
+        [[1], [], None, None],
+        [["await"], [], None, [[1, "NAME"]]],
+        [["await"], [], None, [["1", "NAME", "x"]]],
+        [["await"], [], None, [[1, 1, "x"]]],
+    ],
+)
+def test_an_answer_without_the_shape_of_facts_is_refused(raw):
+    with pytest.raises((ValueError, TypeError)):
+        facts.decode_facts(raw)

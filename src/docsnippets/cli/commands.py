@@ -34,6 +34,7 @@ EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
+    interpreter.install(avoid=(root,))  # the tree being judged never supplies the Python that judges it
     return load_config(args.config, root)
 
 
@@ -198,7 +199,6 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
     out = out if out is not None else sys.stdout
-    interpreter.install()  # the declared Python may be another than this one
     try:
         settings = CacheSettings.from_environ(os.environ if environ is None else environ)
         argv = sys.argv[1:] if argv is None else list(argv)

@@ -31,6 +31,10 @@ TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
 
 def checkout_of(settings: Settings) -> Checkout:
     root = check_root(settings.workspace)
+    # Another declared Python is looked for only on PATH and beside the image's own, never in
+    # the workspace nor the home directory (shared with the job's earlier steps, which may have
+    # run PR code).
+    interpreter.install(home=False, avoid=(root,))
     config = load_config(root / settings.config if settings.config else None, root)
     return Checkout(root, config, root / settings.manifest, WorkTree(root))
 
@@ -77,7 +81,6 @@ def main(environ: Mapping[str, str] | None = None, out: TextIO | None = None, er
     import os
 
     env = os.environ if environ is None else environ
-    interpreter.install(home=False)  # the declared Python may be another than the image's
     log = LogStream(sys.stdout if out is None else out)
     errors = LogStream(sys.stderr if err is None else err)
     mask = add_mask(env.get("INPUT_GITHUB-TOKEN", "").strip())

@@ -8,7 +8,10 @@ interpreter runs would then change with the contributor's Python. So one version
 (the ``python`` setting, recorded in the manifest's selection) and every such fact comes from
 it: from the running interpreter when it is that version, else from a child process of that
 version running this same code (:mod:`docsnippets.interpreter` starts it). Same code on the
-same Python version gives the same facts, byte for byte.
+same Python version gives the same facts, byte for byte. A parser that takes the grammar
+version as a parameter (parso, LibCST, tree-sitter's, ruff's) would spare the child, but none
+accepts and refuses exactly what ``compile()`` does, nor words its errors the same way, and
+the manifest records both.
 
 This module is the port; the child is an edge, provided by the entry points through
 :func:`provide`, so the pure core never starts a process itself.
@@ -16,17 +19,15 @@ This module is the port; the child is an edge, provided by the entry points thro
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import lru_cache
-from typing import IO, Any, Protocol
+from typing import Protocol
 
-from docsnippets.config import ConfigError
-from docsnippets.constants import Status
+from docsnippets.config import DEFAULT_PYTHON, ConfigError
 from docsnippets.snippets import classify
-from docsnippets.snippets.classify import Comparable, SyntaxStatus
+from docsnippets.snippets.classify import Comparable
+from docsnippets.snippets.facts import Facts, facts_here
 
 __all__ = ["Comparable", "Facts", "GrammarError", "Judge", "Running", "judge", "provide"]
 
@@ -35,20 +36,6 @@ RUNNING = f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 class GrammarError(ConfigError):
     """The declared Python cannot be had here; one line naming the setting and the fix."""
-
-
-@dataclass(frozen=True)
-class Facts:
-    """What the declared Python makes of one body.
-
-    ``status`` is taken only for a selected body (one with a marker or a module); ``code``, the
-    tokens pairs compare, only for a body short enough to be tokenized once for all readers.
-    """
-
-    markers: tuple[str, ...]
-    modules: tuple[str, ...]
-    status: SyntaxStatus | None
-    code: Comparable | None
 
 
 class Judge(Protocol):
@@ -68,17 +55,6 @@ class Judge(Protocol):
     def facts(self, body: str, modules: tuple[str, ...]) -> Facts: ...
 
     def comparable(self, body: str) -> Comparable: ...
-
-
-def facts_here(body: str, modules: tuple[str, ...]) -> Facts:
-    """The facts as the running Python gives them."""
-    markers = tuple(classify.find_markers(body))
-    found = tuple(classify.find_modules(body, modules))
-    if not markers and not found:
-        return Facts(markers, found, None, None)
-    status = classify.syntax_status(body)
-    code = classify.comparable(body) if len(body) <= classify.SHARED_TOKENS_CHARS else None
-    return Facts(markers, found, status, code)
 
 
 class Running:
@@ -120,19 +96,18 @@ def judge(version: str) -> Judge:
         if version == RUNNING:
             found = Running()
         elif _provider is None:
-            raise GrammarError(unavailable(version, "no other Python may be started here"))
+            why = f"this is Python {RUNNING}, with no way to start another here"
+            raise GrammarError(unavailable(version, why, f"run docsnippets with Python {version}"))
         else:
             found = _provider(version)
         _judges[version] = found
     return found
 
 
-def unavailable(version: str, why: str) -> str:
-    return (
-        f"the snippets are judged by Python {version}'s grammar (the `python` setting) and this is "
-        f"Python {RUNNING}; {why}: install Python {version} (pyenv, uv or python{version} on PATH) "
-        f'or run docsnippets with it, or set python: "{RUNNING}" in .docsnippets.yml'
-    )
+def unavailable(version: str, why: str, fix: str) -> str:
+    """The one line that says the declared Python cannot judge here, why, and what to do."""
+    setting = "the `python` setting" + (", by default the Action's Python" if version == DEFAULT_PYTHON else "")
+    return f"the snippets are judged by Python {version}'s grammar ({setting}) and {why}: {fix}"
 
 
 @lru_cache(maxsize=4096)
@@ -151,42 +126,3 @@ def comparable_lines(judge: Judge, body: str) -> tuple[str, ...]:
 
 def code_digest(judge: Judge, body: str) -> str:
     return classify.digest_of(_comparable(judge, body))
-
-
-# --- the child's side: requests and answers as JSON lines -------------------------------------
-# Token types travel by name: their numbers differ between releases.
-
-
-def encode_code(code: Comparable | None) -> list[Any] | None:
-    return None if code is None else [[row, classify.type_name(kind), text] for row, kind, text in code]
-
-
-def decode_code(raw: list[Any] | None) -> Comparable | None:
-    return None if raw is None else tuple((row, classify.type_number(name), text) for row, name, text in raw)
-
-
-def encode_facts(f: Facts) -> list[Any]:
-    status = None if f.status is None else [f.status.status, f.status.message, f.status.line]
-    return [list(f.markers), list(f.modules), status, encode_code(f.code)]
-
-
-def decode_facts(raw: list[Any]) -> Facts:
-    markers, modules, status, code = raw
-    found = None if status is None else SyntaxStatus(Status(status[0]), status[1], status[2])
-    return Facts(tuple(markers), tuple(modules), found, decode_code(code))
-
-
-def answer(request: list[Any]) -> Any:
-    """The answer to one request: ``["facts", body, modules]`` or ``["comparable", body]``."""
-    if request[0] == "facts":
-        return encode_facts(facts_here(request[1], tuple(request[2])))
-    return encode_code(classify.comparable(request[1]))
-
-
-def serve(requests: Iterable[bytes], out: IO[bytes]) -> None:
-    """The child's loop: its version first, then one answer line per request line, until EOF."""
-    out.write(json.dumps([*sys.version_info[:2], sys.version]).encode() + b"\n")
-    out.flush()
-    for line in requests:
-        out.write(json.dumps(answer(json.loads(line))).encode() + b"\n")
-        out.flush()
