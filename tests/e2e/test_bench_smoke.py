@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 from tests.support.corpus import CODE, HEAD
 
+from docsnippets.config import DEFAULT_PYTHON
+from docsnippets.snippets.grammar import RUNNING
+
 ROOT = Path(__file__).resolve().parents[2]
 HALF = 0.0005  # the printed values are rounded to three decimals
 
@@ -33,6 +36,8 @@ TREE_MODES = [
     "check --changed in-process",
 ]
 SLIME_MODES = ["import markdown_it", "slime check cached", "slime check cold", "slime parse floor"]
+# Information when the tests run under another Python than the declared one: that Python with a child.
+CHILD_MODES = [] if RUNNING == DEFAULT_PYTHON else ["slime cold, a child judges", "slime floor, this Python"]
 REFERENCE_MODES = ["slime+code check", "slime+code --no-references"]
 # goal label -> (mode, reference mode or None for peak memory, limit)
 GOALS = {
@@ -88,12 +93,13 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     modes, goals = parse(done.stdout)
-    expected_modes = TREE_MODES + (SLIME_MODES if HEAD.is_dir() else [])
+    expected_modes = TREE_MODES + (SLIME_MODES + CHILD_MODES if HEAD.is_dir() else [])
     expected_modes += REFERENCE_MODES if HEAD.is_dir() and CODE.is_dir() else []
     assert sorted(modes) == sorted(expected_modes), done.stdout
     for name, (median, low, high, peak_mb) in modes.items():
         assert 0 < low <= median <= high and peak_mb > 0, (name, done.stdout)
     assert sorted(goals) == sorted(GOALS), done.stdout
+    assert bool(CHILD_MODES and HEAD.is_dir()) == ("child of Python" in done.stdout), done.stdout
     for label, (mode, reference, limit) in GOALS.items():
         value, shown_limit, _unit, verdict = goals[label]
         assert float(shown_limit) == limit, label
