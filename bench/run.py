@@ -16,6 +16,7 @@ rotated order each round, and the table shows medians; peak RSS is the child's o
     python bench/run.py                   # 10,000 files, 5 rounds
     python bench/run.py --scaling         # also 2,500/5,000/10,000 files and 1..300 changed files
     python bench/run.py --smoke           # tiny tree, 1 round, no timing claims (CI)
+    python bench/run.py --write-readme    # also put this run's goals in bench/README.md's table
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "src"))
 
 import generate  # noqa: E402  (a sibling script, not a package)
+import table  # noqa: E402
 
 from docsnippets import interpreter  # noqa: E402
 from docsnippets.config import DEFAULT_PYTHON  # noqa: E402
@@ -334,21 +336,50 @@ def samples_of(modes: Sequence[Mode], samples: dict[str, Sample]) -> dict[str, S
     return {m.name: samples[m.name] for m in modes}
 
 
+def goal_value(g: Goal, samples: dict[str, Sample]) -> float | None:
+    """The ratio of the two modes' medians, or the mode's peak memory; None when not measured."""
+    if g.mode not in samples or (g.reference is not None and g.reference not in samples):
+        return None
+    s = samples[g.mode]
+    return s.peak_mb if g.reference is None else s.median / samples[g.reference].median
+
+
 def print_goals(goals: Sequence[Goal], samples: dict[str, Sample], title: str) -> bool:
     print(f"\n== {title}")
     widths = (56, 10, 10, 8, 5)
     print(fmt_row(("goal", "value", "limit", "unit", "met"), widths))
     all_met = True
     for g in goals:
-        if g.mode not in samples or (g.reference is not None and g.reference not in samples):
+        value = goal_value(g, samples)
+        if value is None:
             print(fmt_row((f"goal {g.label}", "skipped", g.limit, g.unit, "-"), widths))
             continue
-        s = samples[g.mode]
-        value = s.peak_mb if g.reference is None else s.median / samples[g.reference].median
         met = value <= g.limit
         all_met &= met
         print(fmt_row((f"goal {g.label}", f"{value:.3f}", g.limit, g.unit, "yes" if met else "NO"), widths))
     return all_met
+
+
+def goal_row(g: Goal, samples: dict[str, Sample]) -> table.Row:
+    """One goal as bench/README.md's table shows it."""
+    value = goal_value(g, samples)
+    unit = "×" if g.unit == "x" else g.unit
+    limit, goal = f"≤ {g.limit:g} {unit}", g.label.split(" <= ")[0]
+    if value is None:
+        return table.Row(goal, "skipped", "-", limit, None)
+    if g.reference is None:
+        return table.Row(goal, f"{value:.1f} MB", "", limit, value <= g.limit)
+    measured = f"{samples[g.mode].median:.3f} s / {samples[g.reference].median:.3f} s"
+    return table.Row(goal, measured, f"{value:.2f} ×", limit, value <= g.limit)
+
+
+def write_readme(path: Path, samples: dict[str, Sample], heading: str, notes: Sequence[str] = ()) -> None:
+    """This run's goals as the one table of bench/README.md (between its markers), then ``notes``."""
+    rows = [goal_row(g, samples) for g in (*GOALS, *EARLIER_GOALS)]
+    text = path.read_text(encoding="utf-8")
+    written = table.markdown(heading, rows) + "".join(f"\n{note}\n" for note in notes)
+    path.write_text(table.into_readme(text, written, str(path)), encoding="utf-8")
+    print(f"wrote the table of {path}")
 
 
 def tree_modes(python: str, tree: Path, manifest: Path, upd: Path, changed: list[str]) -> list[Mode]:
@@ -479,6 +510,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny tree, 1 round, temporary dir (CI)")
     parser.add_argument("--src", type=Path, default=REPO / "src", help="docsnippets sources the children import")
     parser.add_argument("--references", action="store_true", help="only goal 5 (reference check cost), more rounds")
+    parser.add_argument(
+        "--write-readme",
+        nargs="?",
+        type=Path,
+        const=HERE / "README.md",
+        metavar="PATH",
+        help="write this run's goals as the table of bench/README.md (or of PATH)",
+    )
     args = parser.parse_args(argv)
     python = declared_python()
     if args.references:
@@ -557,12 +596,19 @@ def main(argv: list[str] | None = None) -> int:
         all_met = print_goals(GOALS, samples, "goals of issue 20 (ratios of medians from this run, no cache)")
         print_goals(EARLIER_GOALS, samples, "earlier goals, kept to catch regressions")
         print(f"issue 20 goals met: {'yes' if all_met else 'NO'}")
+        if args.write_readme is not None:
+            heading = (
+                f"`python bench/run.py`: {pythons(python)}, {os.cpu_count()} CPUs, "
+                f"{args.files:,} files, {args.repeat} rounds ({rounds} for the short modes), "
+                f"medians, {time.strftime('%Y-%m-%d')}."
+            )
+            write_readme(args.write_readme, samples, heading, [child_cost(samples)] if CHILD_CHECK in samples else [])
         print(f"(info) update / parse-all-block = {samples['update'].median / samples['parse-all-block'].median:.3f}")
         print(f"(info) update cached / update = {samples['update cached'].median / samples['update'].median:.3f}")
         if "slime parse floor" in samples:
             print(f"(info) floor peak RSS = {samples['slime parse floor'].peak_mb:.1f} MB")
         if CHILD_CHECK in samples:
-            print_child_cost(samples)
+            print(f"(info) {child_cost(samples)}")
         if args.parallel:
             one, two = samples["extract 1 process"].median, samples["extract 2 processes"].median
             print(f"(info) extraction 2 processes / 1 process = {two / one:.3f}")
@@ -581,18 +627,28 @@ def describe(python: str) -> str:
     return f"children run {python} (Python {DEFAULT_PYTHON}, the declared grammar), started by python {RUNNING}"
 
 
+def pythons(python: str) -> str:
+    """Which Python the timed children are, down to the release (and which one started them)."""
+    here = sys.version.split()[0]
+    if python == sys.executable:
+        return f"Python {here}"
+    done = subprocess.run([python, "-c", "import platform; print(platform.python_version())"], capture_output=True)
+    return f"Python {done.stdout.decode().strip()} (run by this script on Python {here})"
+
+
 def bench_env(out: Path, src: Path, python: str) -> dict[str, str]:
     deps = linked_dependencies(out) if python != sys.executable else None
     return child_env(out / "pycache", src.resolve(), out / "cache", deps)
 
 
-def print_child_cost(samples: dict[str, Sample]) -> None:
+def child_cost(samples: dict[str, Sample]) -> str:
+    """The information row: what a cold check costs a Python that asks a child of the declared one."""
     child, floor = samples[CHILD_CHECK].median, samples[CHILD_FLOOR].median
     own = samples["slime check cold"].median
-    print(
-        f"(info) Python {RUNNING} with a child of Python {DEFAULT_PYTHON} judging: check cold {child:.3f} s, "
-        f"{child / floor:.3f}x its floor under {RUNNING} (goal 20.1 times {DEFAULT_PYTHON} judging itself: "
-        f"{own:.3f} s)"
+    return (
+        f"Information, not a goal: Python {RUNNING} with a child of Python {DEFAULT_PYTHON} judging, "
+        f"a cold Slime check takes {child:.3f} s, {child / floor:.2f} × its floor under {RUNNING} "
+        f"({floor:.3f} s); {DEFAULT_PYTHON} judging in its own process (20.1) takes {own:.3f} s."
     )
 
 

@@ -122,7 +122,8 @@ def find(version: str, environ: Mapping[str, str], home: bool = True, avoid: Ite
     return search(version, environ, home, avoid)[0]
 
 
-def _absent(version: str, home: bool, refused: Path | None) -> str:
+def absent(version: str, home: bool, refused: Path | None) -> str:
+    """The one line for a run that finds no ``python<version>`` it may start."""
     if not home:  # the Action: its image has the Python it has
         why = f"the Action runs Python {grammar.RUNNING} and finds no python{version}"
         return grammar.unavailable(version, why, f'remove the setting or set python: "{grammar.RUNNING}"')
@@ -324,7 +325,7 @@ def install(home: bool = True, avoid: Iterable[Path] = ()) -> None:
     def provider(version: str) -> Child:
         executable, refused = search(version, os.environ, home, trees)
         if executable is None:
-            raise grammar.GrammarError(_absent(version, home, refused))
+            raise grammar.GrammarError(absent(version, home, refused))
         return _children.setdefault((version, executable), Child(version, executable))
 
     grammar.provide(provider)

@@ -220,3 +220,9 @@ def test_one_child_answers_the_whole_run_and_is_waited_for(tmp_path, monkeypatch
     assert len(pids) == 1  # one child for 80 snippets and 40 pairs
     with pytest.raises(ProcessLookupError):
         os.kill(int(pids[0]), 0)
+
+
+def test_the_documented_line_is_the_line_given():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    line = f"docsnippets: error: {interpreter.absent(DEFAULT_PYTHON, True, None)}"
+    assert f"\n{line}\n" in docs

@@ -24,6 +24,7 @@ from docsnippets.manifest import store
 from docsnippets.report import render
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, check_root
+from docsnippets.visible import quoted
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
@@ -50,7 +51,8 @@ def run(settings: Settings, out: LogStream, client_factory: ClientFactory = defa
     if settings.event_name in TREE_EVENTS or not settings.event_name:
         return run_tree(settings, checkout, out)
     raise ActionError(
-        f"event {settings.event_name!r} is not supported; use pull_request, workflow_run, push or workflow_dispatch"
+        f"event {quoted(settings.event_name)} is not supported; "
+        "use pull_request, workflow_run, push or workflow_dispatch"
     )
 
 

@@ -17,6 +17,7 @@ from docsnippets.judge import Judgement
 from docsnippets.judge.compare import Report
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
+from docsnippets.visible import visible_json
 
 REPORT_NAME = "docsnippets-report.json"
 
@@ -87,9 +88,8 @@ def finish(
         out.command(line)
     report_path = _report_path(settings)
     try:
-        write_atomic(
-            report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n", root=None
-        )
+        text = visible_json(json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2))
+        write_atomic(report_path, text + "\n", root=None)
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))

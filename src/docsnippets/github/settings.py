@@ -5,7 +5,7 @@ passes ``with:`` inputs, upper-cased with hyphens kept; or a plain variable), ho
 parsed and what it is when absent. Nothing else in the Action reads the environment.
 
 The ``DOCSNIPPETS_HTTP_*`` and ``DOCSNIPPETS_PER_PAGE`` variables tune the API client (the
-README's *API use* lists them); the tests set them to talk fast to the fake API.
+docs/action.md lists them); the tests set them to talk fast to the fake API.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
+from docsnippets.visible import quoted
 
 
 class ActionError(Exception):
@@ -45,7 +46,7 @@ def _number(raw: str, name: str) -> float:
     try:
         return float(raw)
     except ValueError:
-        raise ActionError(f"{name}={raw!r} is not a number") from None
+        raise ActionError(f"{name}={quoted(raw)} is not a number") from None
 
 
 def _count(raw: str, name: str) -> int:
@@ -58,14 +59,14 @@ def _boolean(raw: str, name: str) -> bool:
         return True
     if low in ("", "false", "no", "0", "off"):
         return False
-    raise ActionError(f"{name}={raw!r} is not a boolean; use true or false")
+    raise ActionError(f"{name}={quoted(raw)} is not a boolean; use true or false")
 
 
 def _fail_on(raw: str, name: str) -> str:
     try:
         return parse_fail_on(raw)
     except ValueError as exc:
-        raise ActionError(f"{name}={raw!r} {exc}") from None
+        raise ActionError(f"{name}={quoted(raw)} {exc}") from None
 
 
 def _choice(enum: type[CommentMode]) -> Parser:
@@ -73,7 +74,7 @@ def _choice(enum: type[CommentMode]) -> Parser:
         try:
             return enum(raw.lower())
         except ValueError:
-            raise ActionError(f"{name}={raw!r} is not one of {', '.join(enum)}") from None
+            raise ActionError(f"{name}={quoted(raw)} is not one of {', '.join(enum)}") from None
 
     return parse
 
@@ -142,7 +143,7 @@ SOURCES: Mapping[str, Source] = {
     "per_page": _env("DOCSNIPPETS_PER_PAGE", _count, "100"),
     # PyGithub's spacing between requests (GitHub's advice against secondary rate limits)
     "http_pace": _env("DOCSNIPPETS_HTTP_PACE", _number, "0.25"),
-    # Requests one run may send to read a PR (README: "API use"); a PR needing more is refused
+    # Requests one run may send to read a PR (docs/action.md: the request budget); a PR needing more is refused
     "request_budget": _env("DOCSNIPPETS_REQUEST_BUDGET", _count, "300"),
     # Stage 2 reads the head commit as one archive within these bounds (inflated bytes, members);
     # a larger commit is read file by file, without the code check (docs/action.md: "Stage 2")

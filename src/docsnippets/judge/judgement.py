@@ -21,6 +21,7 @@ from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, t
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.manifest import build as mf
+from docsnippets.manifest.validate import unwritten
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource, Refusal
@@ -96,14 +97,19 @@ class Judgement:
 
 
 def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
-    """Stale, whatever the snippets say, when the manifest is missing or of an older schema."""
+    """Stale, whatever the snippets say, when the manifest is missing, of an older schema, or
+    records what docsnippets does not write (a field of its own, another generator)."""
     if data is None:
-        reason = "the manifest does not exist yet"
+        reasons = ["the manifest does not exist yet"]
     elif data["schema"] != mf.SCHEMA:
-        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        reasons = [
+            f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        ]
     else:
+        reasons = unwritten(data)
+    if not reasons:
         return report
-    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+    return replace(report, fresh=False, reasons=(*reasons, *report.reasons))
 
 
 def judge(case: Case) -> Judgement:
@@ -118,7 +124,9 @@ def judge(case: Case) -> Judgement:
     refused = {r.path for r in fresh.refused}
     current = keep_records(current, recorded, refused, config)
     settings_changed = data is not None and not config.same_selection(data.get("selection"))
-    freshness = compare(recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed)
+    freshness = compare(
+        recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed, python=config.python
+    )
     if case.references and config.references:
         found = code_findings(source, current, config, case.changed, touched)
         freshness = replace(freshness, broken_references=found)
@@ -132,7 +140,7 @@ def judge(case: Case) -> Judgement:
         whole_tree = touched is None or case.base.missing
         read = [t for t in touched or () if t not in refused]
         after = current if whole_tree else overlay(before, fresh, read, config, source)
-        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
+        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched, python=config.python)
     return Judgement(
         freshness=freshness,
         changes=changes,

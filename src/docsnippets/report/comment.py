@@ -68,7 +68,7 @@ def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET
 
 
 def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[str, Any]:
-    """The template's variables (README lists them); every string in it is safe Markdown."""
+    """The template's variables (docs/action.md lists them); every string in it is safe Markdown."""
     changes = ctx.changes
     listed = changes if changes is not None else freshness
     verdict = verdict_of(freshness, ctx)
