@@ -141,6 +141,7 @@ class Child:
         self.executable = executable
         self.answer_seconds = answer_seconds
         self._process: subprocess.Popen[bytes] | None = None
+        self._owner = 0  # the process that started the child
         self._greeted = False
         self._received = bytearray()
 
@@ -154,9 +155,15 @@ class Child:
             return str(real)
 
     def prepare(self) -> None:
-        """Start the child; it boots while this process goes on, and the first answer waits for it."""
+        """Start the child; it boots while this process goes on, and the first answer waits for it.
+
+        A forked copy of this process starts its own: two writers on one child's input would
+        interleave their requests."""
+        if self._process is not None and self._owner != os.getpid():
+            self._process = None  # the parent's child: the parent ends it
         if self._process is None:
             self._process = self._start()
+            self._owner = os.getpid()
             self._greeted = False
             self._received.clear()
 

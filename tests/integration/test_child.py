@@ -226,3 +226,22 @@ def test_the_documented_line_is_the_line_given():
     docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     line = f"docsnippets: error: {interpreter.absent(DEFAULT_PYTHON, True, None)}"
     assert f"\n{line}\n" in docs
+
+
+def test_a_forked_process_asks_a_child_of_its_own():
+    child = interpreter.Child(grammar.RUNNING, Path(sys.executable))
+    assert child.facts("await x\n", DEFAULT_MODULES).markers == ("await",)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: its answers must not be read from the parent's child
+        os.close(read)
+        ok = all(child.facts(f"await x{n}\n", DEFAULT_MODULES).markers == ("await",) for n in range(50))
+        os.write(write, b"1" if ok else b"0")
+        os._exit(0)
+    os.close(write)
+    for n in range(50):
+        assert child.comparable(f"y{n} = {n}\n") == grammar.Running().comparable(f"y{n} = {n}\n")
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    os.close(read)
+    child.close()
