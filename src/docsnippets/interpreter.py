@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.snippets import facts, grammar
 from docsnippets.snippets.classify import Comparable
 
@@ -126,6 +127,8 @@ def absent(version: str, home: bool, refused: Path | None) -> str:
     """The one line for a run that finds no ``python<version>`` it may start."""
     if not home:  # the Action: its image has the Python it has
         why = f"the Action runs Python {grammar.RUNNING} and finds no python{version}"
+        if version == DEFAULT_PYTHON:  # the image is not the one the Dockerfile builds
+            return grammar.unavailable(version, why, f"run the Action's image, built on Python {version}")
         return grammar.unavailable(version, why, f'remove the setting or set python: "{grammar.RUNNING}"')
     where = f" ({refused} is inside the tree being judged and is never used)" if refused else ""
     why = f"no python{version} was found on PATH, beside this Python or under pyenv or uv{where}"

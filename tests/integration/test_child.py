@@ -245,3 +245,11 @@ def test_a_forked_process_asks_a_child_of_its_own():
     assert os.read(read, 1) == b"1"
     os.close(read)
     child.close()
+
+
+def test_the_actions_line_says_what_fixes_it_there():
+    """In the Action the image has the Python it has: a declared version it lacks is the
+    repository's setting to change, the default one an image not built from the Dockerfile."""
+    assert 'remove the setting or set python: "' in interpreter.absent(OTHER, False, None)
+    default = interpreter.absent(DEFAULT_PYTHON, False, None)
+    assert f"run the Action's image, built on Python {DEFAULT_PYTHON}" in default and "remove" not in default
