@@ -229,3 +229,15 @@ def test_the_action_never_takes_a_python_from_the_home_directory(tmp_path):
     env = {"HOME": str(tmp_path), "PATH": ""}
     assert interpreter.find("3.99", env) == planted  # the CLI: the user's own home
     assert interpreter.find("3.99", env, home=False) is None  # the Action: a home earlier steps share
+
+
+def test_old_debts_read_code_lines_as_the_declared_python_does():
+    """Whether a PR made a pair worse is decided on code lines; they are the declared
+    Python's, as every reading that decides a verdict is."""
+    from docsnippets.judge import debts
+
+    if any(_python(v) is None for v in ("3.11", "3.12")):
+        pytest.skip("needs Python 3.11 and 3.12")
+    pep701 = BODIES["pep701"]
+    assert debts._lines(pep701, "3.12") != debts._lines(pep701, "3.11")  # 3.11's tokenizer stops inside it
+    assert debts._lines(pep701, "3.12")[-1] == '0|await greet ( f" { user [ "name" ] } : hello " )'

@@ -110,7 +110,7 @@ def test_token_types_travel_by_name():
 
 
 def test_the_code_digest_does_not_depend_on_type_numbers():
-    items = ((1, tokenize.NAME, "await"), (1, classify.FSTRING_START, 'f"'))
+    items = ((1, 0, tokenize.NAME, "await"), (1, 0, classify.FSTRING_START, 'f"'))
     assert classify.digest_of(items) == classify.digest_of(facts.decode_code(facts.encode_code(items)) or ())
 
 
@@ -142,9 +142,10 @@ def test_answer_and_serve_speak_json_lines():
         [["await"], [], ["syntax-error", "m", "7"], None],
         [["await"], [], ["syntax-error", "m", True], None],
         [[1], [], None, None],
-        [["await"], [], None, [[1, "NAME"]]],
-        [["await"], [], None, [["1", "NAME", "x"]]],
-        [["await"], [], None, [[1, 1, "x"]]],
+        [["await"], [], None, [[1, 0, "NAME"]]],
+        [["await"], [], None, [["1", 0, "NAME", "x"]]],
+        [["await"], [], None, [[1, "0", "NAME", "x"]]],
+        [["await"], [], None, [[1, 0, 1, "x"]]],
     ],
 )
 def test_an_answer_without_the_shape_of_facts_is_refused(raw):

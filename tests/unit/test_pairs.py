@@ -172,8 +172,8 @@ def test_exact_matching_stops_when_the_file_pairs_budget_is_spent(config):
     (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), config)
     (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), config)
     exact = similarity(a, b, python)
-    budget = Budget(python)
+    budget = Budget()
     assert similarity(a, b, python, budget) == exact < 1.0
-    assert budget.cells < Budget(python).cells
-    spent = Budget(python, 0)
+    assert budget.cells < Budget().cells
+    spent = Budget(0)
     assert similarity(a, b, python, spent) == 1.0  # the multiset bound: same lines, other order

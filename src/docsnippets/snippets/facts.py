@@ -49,17 +49,19 @@ def facts_here(body: str, modules: tuple[str, ...]) -> Facts:
 
 
 def encode_code(code: Comparable | None) -> list[Any] | None:
-    return None if code is None else [[row, classify.type_name(kind), text] for row, kind, text in code]
+    if code is None:
+        return None
+    return [[row, depth, classify.type_name(kind), text] for row, depth, kind, text in code]
 
 
 def decode_code(raw: Any) -> Comparable | None:
     if raw is None:
         return None
     items = []
-    for row, name, text in _list(raw):
-        if not (_int(row) and isinstance(name, str) and isinstance(text, str)):
-            raise ValueError("a token is not [row, type, text]")
-        items.append((row, classify.type_number(name), text))
+    for row, depth, name, text in _list(raw):
+        if not (_int(row) and _int(depth) and isinstance(name, str) and isinstance(text, str)):
+            raise ValueError("a token is not [row, depth, type, text]")
+        items.append((row, depth, classify.type_number(name), text))
     return tuple(items)
 
 

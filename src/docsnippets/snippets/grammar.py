@@ -126,3 +126,8 @@ def comparable_lines(judge: Judge, body: str) -> tuple[str, ...]:
 
 def code_digest(judge: Judge, body: str) -> str:
     return classify.digest_of(_comparable(judge, body))
+
+
+def code_rows(judge: Judge, body: str) -> tuple[tuple[int, int, str], ...]:
+    """:func:`classify.code_rows` as the judge's Python reads the body."""
+    return classify.rows_of(_comparable(judge, body))

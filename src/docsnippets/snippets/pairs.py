@@ -73,12 +73,12 @@ def relation(en: Snippet, zh: Snippet, judge: Judge) -> Relation:
 class Budget:
     """What is left of one file pair's allowance of exact sequence matching (in cells)."""
 
-    def __init__(self, judge: Judge, cells: int = MAX_PAIR_CELLS) -> None:
-        self.judge = judge
+    def __init__(self, cells: int = MAX_PAIR_CELLS) -> None:
         self.cells = cells
 
-    def score(self, a: Snippet, b: Snippet) -> float:
-        return similarity(a, b, self.judge, self)
+    def scorer(self, judge: Judge) -> Callable[[Snippet, Snippet], float]:
+        """:func:`similarity` as ``judge``'s Python reads the bodies, spending this allowance."""
+        return lambda a, b: similarity(a, b, judge, self)
 
 
 def similarity(a: Snippet, b: Snippet, judge: Judge, budget: Budget | None = None) -> float:
@@ -230,7 +230,7 @@ def pair_up(
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
         en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
         judge = grammar.judge(config.python)
-        matches = align(en_side, zh_side, Budget(judge).score, key=lambda s, judge=judge: code_digest(s, judge))
+        matches = align(en_side, zh_side, Budget().scorer(judge), key=lambda s, judge=judge: code_digest(s, judge))
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh, judge)))
