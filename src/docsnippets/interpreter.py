@@ -103,7 +103,7 @@ def search(
     version: str, environ: Mapping[str, str], home: bool = True, avoid: Iterable[Path] = ()
 ) -> tuple[Path | None, Path | None]:
     """The first executable ``python<version>`` outside ``avoid`` and the workspace, and the
-    first one refused for lying inside them (to say so when none else is found)."""
+    first one refused for being inside them (to say so when none other is found)."""
     trees = _trees(environ, avoid)
     refused = None
     for path in candidates(version, environ, home):
@@ -147,6 +147,7 @@ class Child:
         self._owner = 0  # the process that started the child
         self._greeted = False
         self._received = bytearray()
+        self._searched = 0  # how much of it holds no line end
 
     @property
     def identity(self) -> str:
@@ -169,6 +170,7 @@ class Child:
             self._owner = os.getpid()
             self._greeted = False
             self._received.clear()
+            self._searched = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
         import subprocess
@@ -261,11 +263,14 @@ class Child:
         return bool(chunk)
 
     def _line(self) -> bytes | None:
-        end = self._received.find(b"\n")
+        """The first whole line received, or None; what was searched is not searched again."""
+        end = self._received.find(b"\n", self._searched)
         if end < 0:
+            self._searched = len(self._received)
             return None
         line = bytes(self._received[:end])
         del self._received[: end + 1]
+        self._searched = 0
         return line
 
     def _stopped(self) -> grammar.GrammarError:
