@@ -65,6 +65,28 @@ def test_relations(inventory):
     assert rel == ["comments", "indentation", "diverged"]
 
 
+NESTED = "async def main():\n    async with lock:\n        await step()\n        await done()  # {c}\n"
+UNNESTED = "async def main():\n    async with lock:\n        await step()\n    await done()  # {c}\n"
+SAID = 'async def main():\n    async with lock:\n        await say("{s}")\n        await done()\n'
+UNSAID = 'async def main():\n    async with lock:\n        await say("{s}")\n    await done()\n'
+
+
+@pytest.mark.parametrize(
+    ("en", "zh", "expected"),
+    [
+        (NESTED.format(c="done"), NESTED.format(c="完成"), "comments"),
+        (NESTED.format(c="done"), UNNESTED.format(c="完成"), "diverged"),
+        (SAID.format(s="Hello, world"), SAID.format(s="你好，世界"), "strings"),
+        (SAID.format(s="Hello, world"), UNSAID.format(s="你好，世界"), "diverged"),
+    ],
+    ids=["comments", "comments and a line out of its block", "strings", "strings and a line out of its block"],
+)
+def test_a_line_moved_out_of_its_block_is_other_code(inventory, en, zh, expected):
+    """Python's blocks are its syntax: the same tokens at another depth run at another time."""
+    [pair] = inventory(fence(en), fence(zh)).pairs
+    assert pair.relation == expected
+
+
 def test_inserted_example_does_not_shift_pairs_and_is_missing(inventory):
     inv = inventory(fence(A) + fence(B) + fence(C), fence(A) + fence(C))
     assert [p.relation for p in inv.pairs] == ["identical", "identical"]

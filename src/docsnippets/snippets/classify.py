@@ -345,9 +345,15 @@ def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
 
 
 def digest_of(items: Comparable) -> str:
-    """Names, not numbers, for the types: the digest of a body is the same in every Python release."""
-    named = tuple((type_name(kind), text) for _, _, kind, text in items)
+    """Names, not numbers, for the types: the digest of a body is the same in every Python release.
+    Each token's block depth counts: a line moved into or out of a block is other code."""
+    named = tuple((depth, type_name(kind), text) for _, depth, kind, text in items)
     return sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def shape_of(items: Comparable) -> tuple[int, ...]:
+    """The block depth of each token: what :func:`tokens_of` leaves out of the code."""
+    return tuple(depth for _, depth, _, _ in items)
 
 
 def lines_of(items: Comparable) -> tuple[str, ...]:
