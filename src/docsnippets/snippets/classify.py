@@ -19,6 +19,7 @@ from inspect import CO_COROUTINE
 from types import CodeType
 
 from docsnippets.constants import Status
+from docsnippets.snippets.blocks import Statements
 from docsnippets.snippets.digest import sha256
 
 MARKERS = ("async def", "async for", "async with", "await")
@@ -34,6 +35,8 @@ FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
 FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
 # The type of the one item that stands for what the tokenizer could not read (see _comparable).
 REST = -1
+# The type of the item, with no text, that marks where a statement ends (see _comparable).
+END = tokenize.NEWLINE
 
 _SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
@@ -296,7 +299,8 @@ def syntax_status(body: str) -> SyntaxStatus:
 @lru_cache(maxsize=4096)
 def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
-    left out (the depth is kept apart: the relation compares tokens only).
+    left out but the blocks and statements kept (:mod:`blocks`): the depth beside each token,
+    and an ``END`` item where a statement ends.
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -305,30 +309,40 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     toks = tokens(source)
     complete = bool(toks) and toks[-1].type == tokenize.ENDMARKER
     toks = [t for t in toks if t.type != tokenize.ENDMARKER]
-    skip = (tokenize.COMMENT, tokenize.NL)
     out: list[tuple[int, int, int, str]] = []
-    prev, depth = tokenize.NEWLINE, 0
+    where = Statements()
     for i, tok in enumerate(toks):
         if tok.type in _SKIP_TYPES:
-            if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-                prev = tok.type
-                depth += {tokenize.INDENT: 1, tokenize.DEDENT: -1}.get(tok.type, 0)
+            if tok.type == tokenize.NEWLINE:
+                _end(out, tok.start[0], where.depth)
+            where.layout(tok.type)
             continue
-        if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-            j = i + 1
-            while j < len(toks) and toks[j].type in skip:
-                j += 1
-            if j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT):
-                prev = tokenize.STRING  # a bare string statement: a docstring
-                continue
-        out.append((tok.start[0], depth, tok.type, tok.string))
-        prev = tok.type
+        if tok.type == tokenize.STRING and where.starts() and _bare(toks, i):
+            continue  # a bare string statement: a docstring
+        if where.enter():
+            _end(out, tok.start[0], where.depth - 1)
+        out.append((tok.start[0], where.depth, tok.type, tok.string))
+        where.code(tok.type, tok.string)
     if not complete:
         lines = source.split("\n")
         row, col = toks[-1].end if toks else (1, 0)
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
-        out.append((row, depth, REST, " ".join(rest.split())))
+        out.append((row, where.depth, REST, " ".join(rest.split())))
     return tuple(out)
+
+
+def _bare(toks: list[tokenize.TokenInfo], i: int) -> bool:
+    """Whether the string at ``i``, which starts a statement, is all of it."""
+    j = i + 1
+    while j < len(toks) and toks[j].type in (tokenize.COMMENT, tokenize.NL):
+        j += 1
+    return j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT)
+
+
+def _end(out: list[tuple[int, int, int, str]], row: int, depth: int) -> None:
+    """Mark where a statement ends, once (a docstring's end, after the statement before, adds none)."""
+    if out and out[-1][2] != END:
+        out.append((row, depth, END, ""))
 
 
 Comparable = tuple[tuple[int, int, int, str], ...]
@@ -341,32 +355,43 @@ def comparable(body: str) -> Comparable:
 
 
 def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
-    return tuple((kind, text) for _, _, kind, text in items)
+    return tuple((kind, text) for _, _, kind, text in items if kind != END)
 
 
 def digest_of(items: Comparable) -> str:
     """Names, not numbers, for the types: the digest of a body is the same in every Python release.
-    Each token's block depth counts: a line moved into or out of a block is other code."""
+    Blocks and statements count: a line moved into or out of a block, or the same tokens as
+    one statement instead of two, are other code."""
     named = tuple((depth, type_name(kind), text) for _, depth, kind, text in items)
     return sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def shape_of(items: Comparable) -> tuple[int, ...]:
-    """The block depth of each token: what :func:`tokens_of` leaves out of the code."""
-    return tuple(depth for _, depth, _, _ in items)
+def shape_of(items: Comparable) -> tuple[tuple[int, bool], ...]:
+    """What :func:`tokens_of` leaves out of the code: (block depth, whether it ends a statement)
+    of each item, an f-string counted as one (Python 3.12 splits it into as many tokens as its
+    text and fields make, and a translation may order those otherwise)."""
+    out: list[tuple[int, bool]] = []
+    inside = 0
+    for _, depth, kind, _ in items:
+        if not inside:
+            out.append((depth, kind == END))
+        inside = max(0, inside + (kind == FSTRING_START) - (kind == FSTRING_END))
+    return tuple(out)
 
 
 def lines_of(items: Comparable) -> tuple[str, ...]:
     rows: dict[int, list[str]] = {}
-    for row, _, _, text in items:
-        rows.setdefault(row, []).append(text)
+    for row, _, kind, text in items:
+        if kind != END:
+            rows.setdefault(row, []).append(text)
     return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
 
 
 def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
     rows: dict[int, tuple[int, list[str]]] = {}
-    for row, depth, _, text in items:
-        rows.setdefault(row, (depth, []))[1].append(text)
+    for row, depth, kind, text in items:
+        if kind != END:
+            rows.setdefault(row, (depth, []))[1].append(text)
     return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
 
 
