@@ -14,6 +14,11 @@ body that does not compile is read as far as its tokens go, like the rest of its
 from __future__ import annotations
 
 import tokenize
+from collections.abc import Sequence
+
+# The type of the item, with no text, that marks where a statement ends.
+END = tokenize.NEWLINE
+_LAYOUT = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 
 # Keywords that start a compound statement, whose header ends at a colon outside brackets.
 _HEADERS = frozenset(
@@ -87,3 +92,40 @@ class Statements:
             self._lambdas -= 1
         elif not (self._head in _SOFT and self._length == 2):
             self._head, self._opened = None, True
+
+
+Item = tuple[int, int, int, str]  # (row, block depth, type, text)
+
+
+def items(toks: Sequence[tokenize.TokenInfo]) -> tuple[list[Item], int]:
+    """The code tokens (not the ENDMARKER) with their block depth, docstrings left out, an
+    ``END`` item where a statement ends; and the depth reached (where an unread rest is)."""
+    out: list[Item] = []
+    where = Statements()
+    for i, tok in enumerate(toks):
+        if tok.type in _LAYOUT:
+            if tok.type == tokenize.NEWLINE:
+                _end(out, tok.start[0], where.depth)
+            where.layout(tok.type)
+            continue
+        if tok.type == tokenize.STRING and where.starts() and _bare(toks, i):
+            continue  # a bare string statement: a docstring
+        if where.enter():
+            _end(out, tok.start[0], where.depth - 1)
+        out.append((tok.start[0], where.depth, tok.type, tok.string))
+        where.code(tok.type, tok.string)
+    return out, where.depth
+
+
+def _bare(toks: Sequence[tokenize.TokenInfo], i: int) -> bool:
+    """Whether the string at ``i``, which starts a statement, is all of it."""
+    j = i + 1
+    while j < len(toks) and toks[j].type in (tokenize.COMMENT, tokenize.NL):
+        j += 1
+    return j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT)
+
+
+def _end(out: list[Item], row: int, depth: int) -> None:
+    """Mark where a statement ends, once (a docstring's end, after the statement before, adds none)."""
+    if out and out[-1][2] != END:
+        out.append((row, depth, END, ""))

@@ -19,7 +19,7 @@ from inspect import CO_COROUTINE
 from types import CodeType
 
 from docsnippets.constants import Status
-from docsnippets.snippets.blocks import Statements
+from docsnippets.snippets import blocks
 from docsnippets.snippets.digest import sha256
 
 MARKERS = ("async def", "async for", "async with", "await")
@@ -35,8 +35,8 @@ FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
 FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
 # The type of the one item that stands for what the tokenizer could not read (see _comparable).
 REST = -1
-# The type of the item, with no text, that marks where a statement ends (see _comparable).
-END = tokenize.NEWLINE
+# The type of the item, with no text, that marks where a statement ends.
+END = blocks.END
 
 _SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
@@ -299,8 +299,7 @@ def syntax_status(body: str) -> SyntaxStatus:
 @lru_cache(maxsize=4096)
 def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
-    left out but the blocks and statements kept (:mod:`blocks`): the depth beside each token,
-    and an ``END`` item where a statement ends.
+    left out but the blocks and statements kept (:func:`blocks.items`).
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -309,48 +308,21 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     toks = tokens(source)
     complete = bool(toks) and toks[-1].type == tokenize.ENDMARKER
     toks = [t for t in toks if t.type != tokenize.ENDMARKER]
-    out: list[tuple[int, int, int, str]] = []
-    where = Statements()
-    for i, tok in enumerate(toks):
-        if tok.type in _SKIP_TYPES:
-            if tok.type == tokenize.NEWLINE:
-                _end(out, tok.start[0], where.depth)
-            where.layout(tok.type)
-            continue
-        if tok.type == tokenize.STRING and where.starts() and _bare(toks, i):
-            continue  # a bare string statement: a docstring
-        if where.enter():
-            _end(out, tok.start[0], where.depth - 1)
-        out.append((tok.start[0], where.depth, tok.type, tok.string))
-        where.code(tok.type, tok.string)
+    out, depth = blocks.items(toks)
     if not complete:
         lines = source.split("\n")
         row, col = toks[-1].end if toks else (1, 0)
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
-        out.append((row, where.depth, REST, " ".join(rest.split())))
+        out.append((row, depth, REST, " ".join(rest.split())))
     return tuple(out)
-
-
-def _bare(toks: list[tokenize.TokenInfo], i: int) -> bool:
-    """Whether the string at ``i``, which starts a statement, is all of it."""
-    j = i + 1
-    while j < len(toks) and toks[j].type in (tokenize.COMMENT, tokenize.NL):
-        j += 1
-    return j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT)
-
-
-def _end(out: list[tuple[int, int, int, str]], row: int, depth: int) -> None:
-    """Mark where a statement ends, once (a docstring's end, after the statement before, adds none)."""
-    if out and out[-1][2] != END:
-        out.append((row, depth, END, ""))
 
 
 Comparable = tuple[tuple[int, int, int, str], ...]
 
 
 def comparable(body: str) -> Comparable:
-    """(row, block depth, type, text) of the code tokens: what :func:`comparable_tokens` and
-    the others derive from."""
+    """(row, block depth, type, text) of the code tokens and statement ends: what
+    :func:`comparable_tokens` and the others derive from."""
     return _comparable(body)
 
 
@@ -402,7 +374,8 @@ def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
 
 @lru_cache(maxsize=4096)
 def code_digest(body: str) -> str:
-    """SHA-256 of :func:`comparable_tokens`: equal for the same code, and small enough to cache.
+    """SHA-256 of :func:`comparable_tokens`, their blocks and statements: equal for the same
+    code, and small enough to cache.
 
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.

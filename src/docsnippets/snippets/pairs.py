@@ -48,8 +48,8 @@ def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, s
 
 
 def code_digest(snippet: Snippet, judge: Judge) -> str:
-    """Equal for bodies that are the same code, block by block, once comments and layout are set
-    aside.
+    """Equal for bodies that are the same code, block by block and statement by statement, once
+    comments and layout are set aside.
 
     Taken from the snippet when the extraction (the cache) brought one along.
     """
