@@ -48,7 +48,15 @@ class ConfigError(ValueError):
 
 
 def _check_template(template: str, where: str) -> list[str]:
-    """The slots of a page template; a template without one, or with stray braces, is refused."""
+    """The slots of a page template; a template without one, or with stray braces, is refused,
+    and so is one that is no relative path inside the repository: the pages it names would lie
+    outside the tree, or be one page under two names."""
+    parts = template.split("/")
+    if any(part in ("", ".", "..") for part in parts) or any(c in template for c in "\0\n"):
+        raise ConfigError(
+            f"{where}: page template {quoted(template)} must be a relative path inside the repository "
+            "('/' between names, no '.', '..' or empty part)"
+        )
     slots = _PLACEHOLDER.findall(template)
     leftover = _PLACEHOLDER.sub("", template)
     if not slots or "{" in leftover or "}" in leftover:
@@ -310,6 +318,7 @@ def _translations(value: Any, key: str, where: str) -> Translations:
             )
         rule = PageRule(((source, layout[source]), *((c, layout[c]) for c in codes if c != source)))
         rule.validate(where)
+        _one_language_per_template(layout, where)
         rules.append(rule)
     names = value.get("names", {})
     if not isinstance(names, dict) or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names.values()):
@@ -317,7 +326,26 @@ def _translations(value: Any, key: str, where: str) -> Translations:
             f"{where}: 'translations.names' must map language codes to display names of letters, digits, "
             "spaces and . ( ) ' - only"
         )
-    return Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
+    found = Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
+    stray = [code for code, _ in found.names if code not in found.languages]
+    if stray:
+        raise ConfigError(
+            f"{where}: 'translations.names' {quoted(stray[0])} is not a language of 'translations.pages'; "
+            "name only the languages configured"
+        )
+    return found
+
+
+def _one_language_per_template(layout: dict[str, str], where: str) -> None:
+    """Two languages with one template would make each page both: which one it is would be a guess."""
+    seen: dict[str, str] = {}
+    for code, template in layout.items():
+        if template in seen:
+            raise ConfigError(
+                f"{where}: languages {quoted(seen[template])} and {quoted(code)} have the same template "
+                f"{quoted(template)}; give each language its own"
+            )
+        seen[template] = code
 
 
 def _positive_int(value: Any, key: str, where: str) -> int:

@@ -10,10 +10,12 @@ import os
 import stat
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from docsnippets.config import Config, ConfigError, from_mapping
 from docsnippets.constants import CONFIG_FILENAMES
 from docsnippets.fileio import NotRegularFile, SymlinkRefused, read_regular
+from docsnippets.visible import quoted
 
 
 def _present(path: Path) -> bool:
@@ -23,6 +25,30 @@ def _present(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
+
+
+def _once_loader(yaml: Any, where: str) -> Any:
+    """PyYAML's safe loader, refusing a key set twice in one mapping: PyYAML keeps the last
+    and drops the first without a word (a language written twice would lose a template)."""
+
+    class Once(yaml.SafeLoader):  # type: ignore[misc,name-defined]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    twice = key in seen
+                except TypeError:  # an unhashable key: the constructor says so below
+                    continue
+                if twice:
+                    line = key_node.start_mark.line + 1
+                    raise ConfigError(f"{where}: line {line}: {quoted(str(key))} is set twice; keep one")
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return Once
 
 
 def load(path: Path | None, root: Path) -> Config:
@@ -50,7 +76,9 @@ def load(path: Path | None, root: Path) -> Config:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{where}: cannot read the config ({exc.__class__.__name__}); fix the file") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_once_loader(yaml, where))  # Once is a SafeLoader
+    except ConfigError:
+        raise
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

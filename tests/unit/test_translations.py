@@ -163,7 +163,7 @@ def _groups_manifest():
         (lambda d: d["files"][page("de")]["snippets"][0]["twins"]["en"].update(snippet="snip-404"), "absent"),
         (lambda d: d["files"][page("de")]["snippets"][0]["twins"]["en"].update(relation="twins"), "relation"),
         (lambda d: d["files"][page("en")]["snippets"][0]["twins"].pop("de"), "does not name the same pair"),
-        (lambda d: d["files"][page("en")]["counterparts"].update(de=page("ja")), "counterpart file"),
+        (lambda d: d["files"][page("en")]["counterparts"].update(de=page("ja")), "recorded in language .ja."),
         (lambda d: d["selection"].pop("translations"), "selection.translations.source"),
         (lambda d: d["files"][page("en")]["snippets"][0].update(twins=[]), "twins"),
     ],

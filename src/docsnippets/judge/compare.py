@@ -200,13 +200,26 @@ def _counterpart_reasons(
     """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion, or
     its examples pairing differently, already say why it changed."""
     explained = {name for x in lost for name in (x.kept, x.gone)} | set(pairs_changed)
-    was = {file: ", ".join(sorted(before.counterparts_of(file))) for file, _ in before.counterparts}
-    now = {file: ", ".join(sorted(after.counterparts_of(file))) for file, _ in after.counterparts}
-    return [
-        f"{file}: recorded counterpart differs from the tree ({was[file] or 'none'}, now {now[file] or 'none'})"
-        for file in sorted(was.keys() & now.keys())
-        if was[file] != now[file] and file not in explained
-    ]
+    # Under the translations setting a page's language, and each counterpart's, are claims too.
+    coded = before.source_language is not None and after.source_language is not None
+    was = {file: _claimed(before, file, coded) for file, _ in before.counterparts}
+    now = {file: _claimed(after, file, coded) for file, _ in after.counterparts}
+    out = []
+    for file in sorted(was.keys() & now.keys() - {x.kept for x in lost}):
+        if coded and before.language_of(file) != after.language_of(file):
+            said, found = before.language_of(file) or "none", after.language_of(file) or "none"
+            out.append(f"{file}: recorded language {said} differs from the tree's ({found})")
+        if was[file] != now[file] and file not in explained:
+            out.append(
+                f"{file}: recorded counterpart differs from the tree ({was[file] or 'none'}, now {now[file] or 'none'})"
+            )
+    return out
+
+
+def _claimed(inv: Inventory, file: str, coded: bool) -> str:
+    """A page's counterparts as the inventory states them, by language when there are languages."""
+    others = inv.counterparts_of(file)
+    return ", ".join(sorted(f"{inv.language_of(o) or 'none'}: {o}" if coded else o for o in others))
 
 
 def renamed_dirs(old: str, new: str) -> tuple[str, str]:
@@ -309,7 +322,10 @@ def compare(
     pair_changes = _pair_keys(before) ^ _pair_keys(after)
     reasons += _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
     if pair_changes and not (added or removed or changed or lost):
-        reasons.append("bilingual pairs changed: " + "; ".join(relation_changes(before, after, mapping)))
+        named = relation_changes(before, after, mapping)
+        pairs = "translation pairs" if after.languages else "bilingual pairs"
+        if named or not reasons:  # pages moved together: the moves say it
+            reasons.append(f"{pairs} changed" + (": " + "; ".join(named) if named else ""))
 
     before_desync, before_members = desync_sets(before)
     after_desync, after_members = desync_sets(after)

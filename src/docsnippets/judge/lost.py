@@ -126,10 +126,18 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
     was_missing = {
         (mapping[i], other if after.languages else "") for i, other in before.missing_twins() if i in mapping
     }
+    now_missing = {(j, other if after.languages else "") for j, other in after.missing_twins()}
     for j, other in after.missing_twins():
         if (j, other if after.languages else "") not in was_missing:
             s = after.snippets[j]
             named.append(f"{s.file}:{s.code_lines[0]} now has no example to pair with in {other}")
+    for i, other in before.missing_twins():
+        j = mapping.get(i)
+        if j is None or (j, other if after.languages else "") in now_missing:
+            continue
+        s = after.snippets[j]
+        if other not in after.counterparts_of(s.file):  # else it pairs now: said above as newly paired
+            named.append(f"{s.file}:{s.code_lines[0]} was recorded with no example to pair with in {other}")
     if len(named) > NAMED_RELATIONS:
         rest = len(named) - NAMED_RELATIONS
         named = [*named[:NAMED_RELATIONS], f"{rest} more {plural(rest, 'pair')}"]

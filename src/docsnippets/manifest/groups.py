@@ -62,10 +62,13 @@ def counterparts(group: dict[str, Any]) -> list[str | None]:
 
 
 def languages(data: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Each page's recorded language: its own entry's, else the one its counterparts give it
+    (a page without snippets has no entry; :func:`check` holds the two to agree)."""
     files = data["files"]
-    named = {file: g["language"] for file, g in files.items() if g.get("language")}
+    named: dict[str, str] = {}
     for group in files.values():
         named.update({other: code for code, other in (group.get("counterparts") or {}).items()})
+    named.update({file: g["language"] for file, g in files.items() if g.get("language")})
     return tuple(sorted(named.items()))
 
 
@@ -83,6 +86,11 @@ def check(data: dict[str, Any], by_id: dict[str, tuple[str, dict[str, Any]]], ba
         for code, other in (group.get("counterparts") or {}).items():
             if other == file:
                 raise bad(f"files[{file!r}].counterparts[{code!r}] must be another file")
+            if other in files and files[other].get("language") != code:
+                said = files[other].get("language")
+                raise bad(
+                    f"files[{file!r}].counterparts[{code!r}] names {other!r}, which is recorded in language {said!r}"
+                )
 
     def twin_problem(sid: str, file: str, code: str, twin: dict[str, Any]) -> str | None:
         partner = by_id.get(twin["snippet"])
