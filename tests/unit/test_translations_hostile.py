@@ -8,7 +8,7 @@ import json
 import pytest
 from tests.support.corpus import write
 from tests.support.judging import check, update
-from tests.unit.test_translations import A, A2, B, fence, groups_config, page
+from tests.unit.test_translations import A2, A, B, fence, groups_config, page
 
 from docsnippets.config import ConfigError, from_mapping
 from docsnippets.configfile import load as load_config
@@ -42,7 +42,7 @@ def test_two_languages_with_one_template_are_refused():
 
 def test_a_display_name_for_a_language_not_configured_is_refused():
     pages = {"en": "docs/en/{path}", "de": "docs/de/{path}"}
-    with pytest.raises(ConfigError, match="'fr' is not a language of 'translations.pages'"):
+    with pytest.raises(ConfigError, match=r"'fr' is not a language of 'translations\.pages'"):
         from_mapping({"translations": {"pages": pages, "names": {"fr": "French"}}}, "cfg")
 
 
@@ -104,7 +104,7 @@ def test_a_pages_language_and_its_counterparts_by_language_are_claims(tmp_path, 
 
 
 def test_a_counterpart_recorded_in_another_language_than_its_page_is_refused(tmp_path):
-    cfg, root = _adopted(tmp_path, FILES)
+    _, root = _adopted(tmp_path, FILES)
     data = json.loads((root / "m.json").read_text(encoding="utf-8"))
     data["files"][page("ja")]["language"] = "de"  # its twins still say ja, its source page names it ja
     for entry in data["files"][page("ja")]["snippets"]:
