@@ -93,3 +93,11 @@ def test_one_odd_name_is_no_layout_and_words_are_no_codes():
 )
 def test_the_language_of_a_text_from_its_letters(text, code):
     assert language_of_text(text) == code
+
+
+@pytest.mark.parametrize("prefix", ["docs/{a}", "docs/{path}", "x}"])
+def test_a_path_whose_names_hold_braces_offers_no_layout_that_the_config_would_refuse(prefix):
+    files = [f"{prefix}/{c}/{p}" for c in ("en", "de", "fr") for p in ("a.md", "b.md")]
+    for found in recognise_groups(files):
+        from_mapping(yaml.safe_load(translations_yaml(found)), "init")  # never raises
+    assert not any(prefix in t for found in recognise_groups(files) for _, t in found.templates)

@@ -108,7 +108,8 @@ def recognise_groups(
     ``guess`` names the language of a source that has no code in its paths from some of its
     pages (None: English, unless English is a translation)."""
     pages: dict[Key, dict[str, dict[str, str]]] = {}
-    for path in sorted(files):
+    # A brace in a name would read as a template's slot: such a path is no evidence.
+    for path in sorted(p for p in files if "{" not in p and "}" not in p):
         for key, code, slot in _proposals(path):
             pages.setdefault(key, {}).setdefault(code, {})[slot] = path
     found = [layout for key, by_code in pages.items() if (layout := _layout(key, by_code, guess)) is not None]
