@@ -31,7 +31,7 @@ _PLACEHOLDER_RE = {
 }
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)  # every template of a configuration (at most MAX_TEMPLATES) stays compiled
 def _template_regex(template: str) -> re.Pattern[str]:
     parts: list[str] = []
     pos = 0

@@ -51,7 +51,9 @@ def test_init_recognises_the_12_languages_with_english_the_source(adopted):
     assert alone and all(group["language"] in ("en", None) for f, group in data["files"].items() if f in alone)
     _, text = run("check", "--root", str(adopted), "--format", "json")
     summary = json.loads(text)["summary"]
-    assert all(page.startswith("docs/en/") for pages in summary["untranslated_by_language"].values() for page in pages)
+    missing = summary["untranslated_by_language"].values()
+    assert all(page.startswith("docs/en/") for m in missing for page in m["pages"])
+    assert all(m["count"] == len(m["pages"]) for m in missing)
     assert summary["without_source"] == []
 
 

@@ -154,12 +154,34 @@ def test_untranslated_pages_are_listed_per_language_in_every_report_and_never_fa
     }
     after = inventory(config, files)
     report = compare(after, after)
-    assert report.summary["untranslated_by_language"] == {"fr": ["docs/en/guide.md"]}
+    assert report.summary["untranslated_by_language"] == {"fr": {"count": 1, "pages": ["docs/en/guide.md"]}}
     assert report.summary["without_source"] == ["docs/fr/other.md"]
     text = report_text(report, inventory=after)
     assert "  fr (1): docs/en/guide.md" in text and "translation pages with no source page: docs/fr/other.md" in text
     assert text.rstrip().splitlines()[-1].startswith("check passed")
-    assert report_json(report)["languages"]["fr"]["untranslated"] == ["docs/en/guide.md"]
+    assert report_json(report)["languages"]["fr"]["untranslated"] == {"count": 1, "pages": ["docs/en/guide.md"]}
     comment = comment_of(config, report, after)
     assert "#### Untranslated pages (2)" in comment and "<details><summary>All 2 entries</summary>" in comment
     assert "- `fr` (French): 1 page: `docs/en/guide.md`" in comment
+
+
+def test_untranslated_pages_are_held_as_a_count_and_the_first_pages_per_language(monkeypatch):
+    """A hostile configuration of hundreds of languages over thousands of pages must not hold a
+    record per page and language: each language keeps its count and its first pages by path."""
+    from docsnippets.snippets import pages
+
+    monkeypatch.setattr(pages, "MAX_LISTED", 10)
+    codes = ("en", *(f"q{chr(97 + n // 26)}{chr(97 + n % 26)}" for n in range(60)))
+    config = config_of(codes)
+    files = {f"docs/en/p{n:02d}.md": f"```python\n{example(n, 'old')}```\n" for n in range(30)}
+    after = inventory(config, files)
+    assert len(after.untranslated) == 60
+    assert all(u.count == 30 and len(u.pages) == 10 for u in after.untranslated)
+    report = compare(after, after)
+    first = [f"docs/en/p{n:02d}.md" for n in range(10)]
+    assert report.summary["untranslated_by_language"]["qaa"] == {"count": 30, "pages": first}
+    assert report_json(report)["languages"]["qaa"]["untranslated"] == {"count": 30, "pages": first}
+    assert "  qaa (30): " + ", ".join(first) + " and 20 more" in report_text(report, inventory=after)
+    comment = comment_of(config, report, after)
+    assert "#### Untranslated pages (1800)" in comment and "| untranslated pages |" in comment
+    assert "- `qaa` (qaa): 30 pages: `docs/en/p00.md`" in comment and "`docs/en/p09.md` and 20 more" in comment

@@ -78,13 +78,16 @@ def summarize(inv: Inventory) -> dict[str, Any]:
 
 def _by_language(inv: Inventory) -> dict[str, Any]:
     """Under the translations setting: each language's source pages with snippets and no page
-    in it, and the translation pages with snippets and no source page."""
-    untranslated: dict[str, list[str]] = {}
-    for code, file in inv.untranslated:
-        untranslated.setdefault(code, []).append(file)
-    sources = {file for _, file in inv.untranslated}
+    in it (their count and the first of them), and the translation pages with snippets and no
+    source page."""
+    untranslated = {u.language: {"count": u.count, "pages": list(u.pages)} for u in inv.untranslated}
+    source = inv.source_language
     orphans = sorted(
-        {s.file for s in inv.snippets if inv.language_of(s.file) and not inv.counterparts_of(s.file)} - sources
+        {
+            s.file
+            for s in inv.snippets
+            if inv.language_of(s.file) not in (None, source) and not inv.counterparts_of(s.file)
+        }
     )
     return {"untranslated_by_language": untranslated, "without_source": orphans}
 

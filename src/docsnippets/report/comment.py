@@ -117,12 +117,12 @@ MAX_COLUMNS = 5
 def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str:
     """The non-zero counts: the tree's in one table, the change's in another, each narrow
     whatever the number of languages."""
-    pairs = "translation pairs" if "untranslated_by_language" in summary else "bilingual pairs"
+    grouped = "untranslated_by_language" in summary
     tree = [
         ("snippets", summary["fences"]),
-        (pairs, summary["pairs"]),
+        ("translation pairs" if grouped else "bilingual pairs", summary["pairs"]),
         ("examples", summary["examples"]),
-        ("untranslated pages", summary.get("untranslated", 0)),
+        ("untranslated pages", _untranslated_total(summary) if grouped else summary.get("untranslated", 0)),
     ]
     change = [("desynchronized", desync)]
     if changes is not None:
@@ -195,19 +195,26 @@ def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortenin
     """Per language, the source pages with examples and no page in it, and the translation pages
     without a source page: informational, never a failure, so collapsed."""
     items = []
-    for code, pages in sorted(summary.get("untranslated_by_language", {}).items()):
-        items.append(f"- {code_span(code)} ({plain(ctx.language_name(code))}): {_pages(pages)}")
+    for code, missing in sorted(summary.get("untranslated_by_language", {}).items()):
+        pages = _pages(missing["pages"], missing["count"])
+        items.append(f"- {code_span(code)} ({plain(ctx.language_name(code))}): {pages}")
     orphans = summary.get("without_source", [])
     if orphans:
-        items.append(f"- translation pages with no source page: {_pages(orphans)}")
-    count = sum(len(p) for p in summary.get("untranslated_by_language", {}).values()) + len(orphans)
-    return {**_section("Untranslated pages", items, [], short), "count": count, "collapsed": True}
+        items.append(f"- translation pages with no source page: {_pages(orphans, len(orphans))}")
+    section = _section("Untranslated pages", items, [], short)
+    return {**section, "count": _untranslated_total(summary), "collapsed": True}
 
 
-def _pages(pages: Sequence[str]) -> str:
+def _untranslated_total(summary: dict[str, Any]) -> int:
+    """A page counts once per language it is missing in, and a translation page without a source once."""
+    by_language = summary.get("untranslated_by_language", {}).values()
+    return sum(missing["count"] for missing in by_language) + len(summary.get("without_source", []))
+
+
+def _pages(pages: Sequence[str], count: int) -> str:
     named = ", ".join(code_span(p) for p in pages[:NAMED_PAGES])
-    more = len(pages) - NAMED_PAGES
-    return f"{counted(len(pages), 'page')}: {named}" + (f" and {more} more" if more > 0 else "")
+    more = count - min(len(pages), NAMED_PAGES)
+    return f"{counted(count, 'page')}: {named}" + (f" and {more} more" if more > 0 else "")
 
 
 def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> dict[str, Any]:

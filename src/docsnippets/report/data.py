@@ -45,13 +45,13 @@ def _by_language(report: Report) -> dict[str, Any]:
     out: dict[str, dict[str, Any]] = {}
 
     def of(code: str) -> dict[str, Any]:
-        return out.setdefault(code, {"desynchronized": [], "untranslated": []})
+        return out.setdefault(code, {"desynchronized": [], "untranslated": {"count": 0, "pages": []}})
 
     for d in report.desynchronized:
         if d.language is not None:
             of(d.language)["desynchronized"].append(_desync(d))
-    for code, pages in report.summary.get("untranslated_by_language", {}).items():
-        of(code)["untranslated"] = list(pages)
+    for code, missing in report.summary.get("untranslated_by_language", {}).items():
+        of(code)["untranslated"] = {"count": missing["count"], "pages": list(missing["pages"])}
     return dict(sorted(out.items()))
 
 

@@ -167,14 +167,13 @@ def _edits(changes: Report) -> Edited:
 
 def _untranslated(summary: dict[str, Any]) -> list[str]:
     """Per language, the source pages with snippets it has no page for: informational."""
-    by_language: dict[str, list[str]] = summary.get("untranslated_by_language") or {}
+    by_language: dict[str, dict[str, Any]] = summary.get("untranslated_by_language") or {}
     orphans: list[str] = summary.get("without_source") or []
     out = ["source pages with no page in a language (informational):"] if by_language else []
-    for code, pages in sorted(by_language.items()):
-        shown = ", ".join(pages[:NAMED_PAGES]) + (
-            f" and {len(pages) - NAMED_PAGES} more" if len(pages) > NAMED_PAGES else ""
-        )
-        out.append(f"  {visible(code)} ({len(pages)}): {visible(shown)}")
+    for code, missing in sorted(by_language.items()):
+        pages, count = missing["pages"][:NAMED_PAGES], missing["count"]
+        shown = ", ".join(pages) + (f" and {count - len(pages)} more" if count > len(pages) else "")
+        out.append(f"  {visible(code)} ({count}): {visible(shown)}")
     if orphans:
         out.append(f"translation pages with no source page: {visible(', '.join(orphans))}")
     return out

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from docsnippets.config import Config
+from docsnippets.snippets.records import Untranslated
 
+MAX_LISTED = 1000  # source pages named per language without a page in it; the rest are counted
 # (source page, translation page, the translation's language code)
 PagePair = tuple[str, str, str]
 
@@ -40,9 +42,9 @@ def page_pairs(files: Collection[str], config: Config) -> list[PagePair]:
 
 def page_languages(
     by_file: Mapping[str, object], found: Sequence[PagePair], config: Config
-) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    """The language of every page with snippets or paired with one, and (language, source page)
-    for each source page with snippets that has no page in that language."""
+) -> tuple[tuple[tuple[str, str], ...], tuple[Untranslated, ...]]:
+    """The language of every page with snippets or paired with one, and per language the source
+    pages with snippets that have no page in it: their count and the first MAX_LISTED by path."""
     source = config.source_language
     language: dict[str, str] = {}
     for src, tr, code in found:
@@ -53,9 +55,14 @@ def page_languages(
             if code is not None:
                 language[file] = code
     has = {(src, code) for src, _, code in found}
-    untranslated = []
-    for file in by_file:
+    count: dict[str, int] = {}
+    listed: dict[str, list[str]] = {}
+    for file in sorted(by_file):
         if language.get(file) == source:
-            expected = dict.fromkeys(side for _, side, _ in config.counterparts(file))
-            untranslated += [(code, file) for code in expected if (file, code) not in has]
-    return tuple(sorted(language.items())), tuple(sorted(untranslated))
+            for code in dict.fromkeys(side for _, side, _ in config.counterparts(file)):
+                if (file, code) not in has:
+                    count[code] = count.get(code, 0) + 1
+                    if count[code] <= MAX_LISTED:
+                        listed.setdefault(code, []).append(file)
+    missing = tuple(Untranslated(code, count[code], tuple(listed[code])) for code in sorted(count))
+    return tuple(sorted(language.items())), missing

@@ -155,15 +155,26 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class Untranslated:
+    """A language's source pages with snippets and no page in it: how many, and the first of
+    them by path (at most pages.MAX_LISTED, so hundreds of languages over thousands of pages
+    cost a count each, not a record per page and language)."""
+
+    language: str
+    count: int
+    pages: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Inventory:
     """Every selected snippet of a tree, sorted by file then line, and their pairs.
 
     ``counterparts`` pairs each file that holds snippets with each existing counterpart file
     (a source page with each translation page, a translation page with its source page), or
     with None when it has none, so that an unaligned snippet can be told apart as *missing*.
-    ``languages`` (file, code), ``untranslated`` (code, source page without a page in that
-    language) and ``source_language`` are known only under the ``translations`` setting; with the two-language pair
-    rules they stay empty and every report speaks of English and Chinese.
+    ``languages`` (file, code), ``untranslated`` (per language, its source pages without a
+    page in it) and ``source_language`` are known only under the ``translations`` setting; with
+    the two-language pair rules they stay empty and every report speaks of English and Chinese.
     """
 
     snippets: tuple[Snippet, ...]
@@ -171,7 +182,7 @@ class Inventory:
     counterparts: tuple[tuple[str, str | None], ...]
     notices: tuple[Notice, ...] = ()
     languages: tuple[tuple[str, str], ...] = ()
-    untranslated: tuple[tuple[str, str], ...] = ()
+    untranslated: tuple[Untranslated, ...] = ()
     source_language: str | None = None
 
     @cached_property
