@@ -20,6 +20,7 @@ from docsnippets.judge.compare import Change, Report, compare, move_reasons
 from docsnippets.judge.lost import LostPair, pair_count_line, relation_changes
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
+from docsnippets.report.comment import _pages as _untranslated_pages
 from docsnippets.report.guidance import headline
 from docsnippets.report.templating import words
 from docsnippets.report.text import report_text
@@ -58,6 +59,16 @@ SAID: list[tuple[str, Callable[[int], str], tuple[str, str, str]]] = [
         "lost",
         lambda n: _verdict(lost=n).lost_words(),
         ("0 bilingual pages lost their", "1 bilingual page lost its", "2 bilingual pages lost their"),
+    ),
+    (
+        "translations desync",
+        lambda n: replace(_verdict(desync=n), translated=True).desync_words(),
+        ("0 translations out of sync", "1 translation out of sync", "2 translations out of sync"),
+    ),
+    (
+        "untranslated pages",
+        lambda n: _untranslated_pages([f"docs/en/p{k}.md" for k in range(n)], n),
+        ("0 pages: ", "1 page: `docs/en/p0.md`", "2 pages: `docs/en/p0.md`, `docs/en/p1.md`"),
     ),
     (
         "references",
@@ -131,6 +142,17 @@ def test_the_catalogue_says_its_counts_in_each_language(lang, n):
     for key, noun in SINGULAR.items():
         said = forms(n, w["counted"][key])
         assert said.startswith(f"{n} ") and said.endswith(noun if n == 1 else plural(2, noun)), said
+
+
+@pytest.mark.parametrize(("lang", "n"), list(itertools.product(("en", "zh"), (0, 1, 2))))
+def test_the_catalogue_of_many_languages_says_its_pairs_in_each_language(lang, n):
+    w = words()[lang]["groups"]
+    assert set(re.findall(r"\{(\w+)\}", w["counts"])) == set(CATALOGUE_KEYS)
+    said = forms(n, w["counted_pairs"])
+    if lang == "zh":
+        assert said == f"{n} 对源语言示例与译文"
+        return
+    assert said == f"{n} {'pair' if n == 1 else 'pairs'} of a source example and a translation"
 
 
 def test_the_catalogue_of_one_snippet_says_one(inventory_of, config):

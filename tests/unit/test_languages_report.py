@@ -68,7 +68,7 @@ def test_thirty_languages_every_one_left_behind_fits_one_comment():
     assert len(report.desynchronized) == 12 * 29
     text = comment_of(config, report, after)
     assert len(text) <= GITHUB_COMMENT_LIMIT
-    assert "### ❌ docsnippets: 348 translations of examples out of sync (fail-on desync)" in text
+    assert "### ❌ docsnippets: 348 translations out of sync (fail-on desync)" in text
     first = next(line for line in text.splitlines() if line.startswith("- the English example at"))
     assert first.endswith("29 translations still show the old code: " + ", ".join(f"`{c}`" for c in sorted(CODES[1:])))
 

@@ -83,7 +83,7 @@ class Verdict:
 
     def desync_words(self) -> str:
         if self.translated:
-            return f"{counted(self.desync, 'translation')} of examples out of sync"
+            return f"{counted(self.desync, 'translation')} out of sync"
         return f"{counted(self.desync, 'bilingual example')} out of sync"
 
     def lost_words(self) -> str:

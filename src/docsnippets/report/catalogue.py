@@ -86,15 +86,17 @@ def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
     rows = [{"number": number[e["id"]], "pair": ", ".join(of.get(e["id"], [])) or None, "entry": e} for e in items]
     words = templating.words()
     w = words.get(lang, words["en"])
-    counted = {**w["counted"], "pairs": w["counted_group_pairs"]} if grouped else w["counted"]
+    if grouped:  # a source and its translations, not English and Chinese
+        said = w["groups"]
+        w = {**w, **said, "counted": {**w["counted"], "pairs": said["counted_pairs"]}}
     return {
-        "w": {**w, "counts": w["counts_groups"] if grouped else w["counts"]},
+        "w": w,
         "source": {
             "repo": source.get("repository"),
             "commit": source.get("commit"),
             "server": source.get("server_url") or "https://github.com",
         },
-        "counts": {key: forms(n, counted[key]) for key, n in _counts(items, len(pair_number)).items()},
+        "counts": {key: forms(n, w["counted"][key]) for key, n in _counts(items, len(pair_number)).items()},
         "rows": rows,
         "pairs": table,
     }
