@@ -35,6 +35,19 @@ def _verdict(**counts: int) -> Verdict:
     return Verdict(fail_on="stale", fresh=True, reasons=(), **{"desync": 0, **counts})
 
 
+def _groups_inventory(examples: int):
+    from docsnippets.config import from_mapping
+    from docsnippets.snippets.extract import snippets_from_text
+    from docsnippets.snippets.pairs import pair_up
+
+    config = from_mapping({"translations": {"pages": {c: f"docs/{c}/{{path}}" for c in ("en", "de", "fr")}}}, "c")
+    files = {
+        f"docs/{c}/a.md": "".join(f"```python\n{A.format(n=k)}```\n" for k in range(examples))
+        for c in ["en", "de", "fr"]
+    }
+    return pair_up([s for p, t in files.items() for s in snippets_from_text(p, t, config)], set(files), config)
+
+
 def _rule() -> PairRule:
     return PairRule(en="docs/en/{path}", zh="docs/zh/{path}")
 
@@ -64,6 +77,13 @@ SAID: list[tuple[str, Callable[[int], str], tuple[str, str, str]]] = [
         "translations desync",
         lambda n: replace(_verdict(desync=n), translated=True).desync_words(),
         ("0 translations out of sync", "1 translation out of sync", "2 translations out of sync"),
+    ),
+    (
+        "added with translations",
+        lambda n: "; ".join(
+            compare(_groups_inventory(0), _groups_inventory(n)).reasons  # n examples added in 3 languages
+        ),
+        ("", "1 example added with its translations", "2 examples added with their translations"),
     ),
     (
         "untranslated pages",

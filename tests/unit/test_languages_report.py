@@ -115,10 +115,10 @@ def test_an_example_added_in_every_language_is_one_entry():
     before = inventory(config, tree(codes, 1, "old", False))
     after = inventory(config, tree(codes, 2, "old", False))
     report = compare(before, after)
-    assert report.reasons == ("1 example added with their translations",)
+    assert report.reasons == ("1 example added with its translations",)
     text = comment_of(config, report, after)
     assert "#### Added (4)" in text
-    assert "`docs/{en,de,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14" in text
+    assert "`docs/{en,de,fr,ja}/guide.md` lines 12-14, 12-14, 12-14 and 12-14" in text
     assert "added in 4 languages, same code" in text
     assert "(and 3 translations, same code)" in report_text(report, changes=report, inventory=after)
 
@@ -143,7 +143,7 @@ def test_an_example_removed_from_every_language_is_one_entry():
     after = inventory(config, tree(codes, 1, "old", False))
     text = comment_of(config, compare(before, after), after)
     assert "#### Removed (4)" in text
-    assert "- `docs/{de,en,fr,ja}/guide.md` lines 12-14 and 12-14 and 12-14 and 12-14 · removed from all 4" in text
+    assert "- `docs/{de,en,fr,ja}/guide.md` lines 12-14, 12-14, 12-14 and 12-14 · removed from all 4" in text
 
 
 def test_untranslated_pages_are_listed_per_language_in_every_report_and_never_fail():

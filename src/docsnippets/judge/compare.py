@@ -282,7 +282,7 @@ def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, remove
         if p.en in new and p.zh in new:
             twins[p.en] = twins.get(p.en, 0) + 1
     both = len(twins)
-    said = "(en + zh)" if not after.languages else "with their translations"
+    said = "(en + zh)" if not after.languages else f"with {plural(both, 'its', 'their')} translations"
     out = [f"{counted(both, 'example')} added {said}"] if both else []
     for n, word in ((added - both - sum(twins.values()), "added"), (removed, "removed"), (changed, "changed")):
         if n:

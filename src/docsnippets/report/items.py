@@ -72,7 +72,8 @@ def _where(item: en.Item, links: Links | None) -> str:
     name = code_span(en.braced([s.file for s in item.after]))
     parts = [f"[{_lines(s)}]({links.lines(s)})" if links and linkable(s.file) else _lines(s) for s in item.after]
     one = all(s.code_lines[0] == s.code_lines[1] for s in item.after)
-    return f"{name} {'line' if one and len(parts) == 1 else 'lines'} {' and '.join(parts)}"
+    listed = " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
+    return f"{name} {'line' if one and len(parts) == 1 else 'lines'} {listed}"
 
 
 def _was(before: Snippet | None, after: Snippet) -> str:
