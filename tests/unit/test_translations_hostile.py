@@ -132,3 +132,33 @@ def test_pages_renamed_together_are_a_move_and_no_empty_reason(tmp_path, languag
     found = check(root, cfg, root / "m.json")
     assert not found.freshness.fresh
     assert not any(r.rstrip().endswith(":") for r in found.freshness.reasons), found.freshness.reasons
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["files"][page("en", "c.md")]["snippets"][0].update({"x\n::error::forged": 1}),
+        lambda d: d["files"]["README.md"].update(counterparts={"ja": "x\n::error::forged"}),
+    ],
+)
+def test_a_reason_quoting_the_manifest_is_one_line_whatever_it_records(tmp_path, edit):
+    cfg, root = _adopted(tmp_path, FILES)
+    reasons = _stale_with(cfg, root, edit)
+    assert all("\n" not in r for r in reasons) and any("x\\u{000A}::error::forged" in r for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (lambda d: d["files"]["README.md"].update(language="x\n::error::forged"), "language"),
+        (lambda d: d["files"][page("en")]["counterparts"].update({"<b>": "docs/x.md"}), "counterparts"),
+        (lambda d: d["files"][page("en")]["counterparts"].update(de="../../etc/passwd"), "relative path"),
+        (lambda d: d["files"][page("en")]["snippets"][0]["twins"].update({"x y": {}}), "twins"),
+    ],
+)
+def test_a_language_code_or_counterpart_path_no_config_could_give_is_refused(tmp_path, edit, needle):
+    _, root = _adopted(tmp_path, FILES)
+    data = json.loads((root / "m.json").read_text(encoding="utf-8"))
+    edit(data)
+    with pytest.raises(ManifestError, match=needle):
+        mf.validate(data, "m.json")

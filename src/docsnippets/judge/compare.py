@@ -28,6 +28,7 @@ from docsnippets.snippets.records import (
     moved_as_a_whole,
     recorded_fields,
 )
+from docsnippets.visible import visible
 from docsnippets.words import counted, plural
 
 RECORD_REASONS = 5  # false records named one by one; the rest are counted
@@ -208,11 +209,10 @@ def _counterpart_reasons(
     for file in sorted(was.keys() & now.keys() - {x.kept for x in lost}):
         if coded and before.language_of(file) != after.language_of(file):
             said, found = before.language_of(file) or "none", after.language_of(file) or "none"
-            out.append(f"{file}: recorded language {said} differs from the tree's ({found})")
+            out.append(f"{file}: recorded language {visible(said)} differs from the tree's ({found})")
         if was[file] != now[file] and file not in explained:
-            out.append(
-                f"{file}: recorded counterpart differs from the tree ({was[file] or 'none'}, now {now[file] or 'none'})"
-            )
+            said, found = visible(was[file] or "none"), now[file] or "none"
+            out.append(f"{file}: recorded counterpart differs from the tree ({said}, now {found})")
     return out
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.snippets.records import Inventory
+from docsnippets.visible import visible
 from docsnippets.words import counted, plural
 
 NAMED_RELATIONS = 3  # pairs named in a reason before the rest are counted
@@ -137,7 +138,7 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
             continue
         s = after.snippets[j]
         if other not in after.counterparts_of(s.file):  # else it pairs now: said above as newly paired
-            named.append(f"{s.file}:{s.code_lines[0]} was recorded with no example to pair with in {other}")
+            named.append(f"{s.file}:{s.code_lines[0]} was recorded with no example to pair with in {visible(other)}")
     if len(named) > NAMED_RELATIONS:
         rest = len(named) - NAMED_RELATIONS
         named = [*named[:NAMED_RELATIONS], f"{rest} more {plural(rest, 'pair')}"]

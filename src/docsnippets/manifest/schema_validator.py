@@ -32,7 +32,8 @@ REGEX_PATTERNS = {
     '^3\\.[0-9]+$': re.compile('^3\\.[0-9]+\\Z'),
     '^snip-[0-9a-f]{12}$': re.compile('^snip-[0-9a-f]{12}\\Z'),
     '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z'),
-    '^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]+$': re.compile('^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|\\Z))[^\\u0000]+\\Z')
+    '^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]+$': re.compile('^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|\\Z))[^\\u0000]+\\Z'),
+    '^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$': re.compile('^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*\\Z')
 }
 NoneType = type(None)
 
@@ -331,6 +332,9 @@ def validate(data):
                                     data__files_value__language = data__files_value["language"]
                                     if not isinstance(data__files_value__language, (str, NoneType)):
                                         raise SchemaViolation(('files', data__files_key, 'language', ), 'type', 'null or a language code', data__files_value__language, ())
+                                    if isinstance(data__files_value__language, str):
+                                        if not REGEX_PATTERNS['^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$'].search(data__files_value__language):
+                                            raise SchemaViolation(('files', data__files_key, 'language', ), 'pattern', 'null or a language code', data__files_value__language, ())
                                 if "counterparts" in data__files_value_keys:
                                     data__files_value_keys.remove("counterparts")
                                     data__files_value__counterparts = data__files_value["counterparts"]
@@ -343,7 +347,20 @@ def validate(data):
                                             if data__files_value__counterparts_key not in []:
                                                 data__files_value__counterparts_value = data__files_value__counterparts.get(data__files_value__counterparts_key)
                                                 if not isinstance(data__files_value__counterparts_value, (str)):
-                                                    raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'type', 'a relative path', data__files_value__counterparts_value, ())
+                                                    raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'type', "a relative path without '..'", data__files_value__counterparts_value, ())
+                                                if isinstance(data__files_value__counterparts_value, str):
+                                                    data__files_value__counterparts_value_len = len(data__files_value__counterparts_value)
+                                                    if data__files_value__counterparts_value_len < 1:
+                                                        raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'minLength', "a relative path without '..'", data__files_value__counterparts_value, ())
+                                                    if not REGEX_PATTERNS['^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]+$'].search(data__files_value__counterparts_value):
+                                                        raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'pattern', "a relative path without '..'", data__files_value__counterparts_value, ())
+                                        for data__files_value__counterparts_key in data__files_value__counterparts:
+                                            try:
+                                                if isinstance(data__files_value__counterparts_key, str):
+                                                    if not REGEX_PATTERNS['^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$'].search(data__files_value__counterparts_key):
+                                                        raise SchemaViolation(('files', data__files_key, 'counterparts', ), 'pattern', 'a language code', data__files_value__counterparts_key, ())
+                                            except SchemaViolation:
+                                                raise SchemaViolation(('files', data__files_key, 'counterparts', ), "propertyNames", 'a language code', data__files_value__counterparts_key) from None
                                 if "snippets" in data__files_value_keys:
                                     data__files_value_keys.remove("snippets")
                                     data__files_value__snippets = data__files_value["snippets"]
@@ -393,4 +410,11 @@ def validate(data):
                                                                             raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, 'snippet', ), 'type', 'a snippet id', data__files_value__snippets_item__twins_value__snippet, ())
                                                                     if data__files_value__snippets_item__twins_value_keys:
                                                                         raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', data__files_value__snippets_item__twins_key, ), 'additionalProperties', '{id, relation, snippet}', data__files_value__snippets_item__twins_value, ())
+                                                        for data__files_value__snippets_item__twins_key in data__files_value__snippets_item__twins:
+                                                            try:
+                                                                if isinstance(data__files_value__snippets_item__twins_key, str):
+                                                                    if not REGEX_PATTERNS['^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$'].search(data__files_value__snippets_item__twins_key):
+                                                                        raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', ), 'pattern', 'a language code', data__files_value__snippets_item__twins_key, ())
+                                                            except SchemaViolation:
+                                                                raise SchemaViolation(('files', data__files_key, 'snippets', data__files_value__snippets_x, 'twins', ), "propertyNames", 'a language code', data__files_value__snippets_item__twins_key) from None
     return data

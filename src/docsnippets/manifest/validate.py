@@ -21,7 +21,7 @@ from docsnippets.manifest.schema_validator import SchemaViolation
 from docsnippets.manifest.schema_validator import validate as schema_validate
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Snippet, pair_id_of, snippet_ids
-from docsnippets.visible import quoted
+from docsnippets.visible import quoted, visible
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "documentation-snippets.schema.json"
 _SHOWN_VALUE = 60  # characters of an offending scalar quoted in a message
@@ -91,7 +91,9 @@ def _unknown(
     fields: dict[str, frozenset[str]] = WRITTEN_FIELDS,
 ) -> list[str]:
     return [
-        f"{where}recorded {prefix}{key} is no field docsnippets writes" for key in record if key not in fields[level]
+        f"{where}recorded {prefix}{visible(key)} is no field docsnippets writes"
+        for key in record
+        if key not in fields[level]
     ]
 
 
