@@ -185,3 +185,16 @@ def test_untranslated_pages_are_held_as_a_count_and_the_first_pages_per_language
     comment = comment_of(config, report, after)
     assert "#### Untranslated pages (1800)" in comment and "| untranslated pages |" in comment
     assert "- `qaa` (qaa): 30 pages: `docs/en/p00.md`" in comment and "`docs/en/p09.md` and 20 more" in comment
+
+
+def test_counts_past_five_columns_split_into_two_tables_and_zero_counts_are_left_out():
+    from dataclasses import replace
+
+    codes = ("en", "de", "fr")
+    config, report, after = the_change(codes, examples=3, distinct=True)
+    some = report.changed[:1]
+    wide = replace(report, added=report.added or ((after.ids[0], after.snippets[0]),), removed=(), moved=some)
+    text = comment_of(config, wide, after)
+    tables = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line and line[2].isalpha()]
+    assert len(tables) == 2 and all(line.count("|") - 1 <= 5 for line in tables), tables
+    assert "| removed |" not in text and "| 0 |" not in text and " 0 |" not in text

@@ -313,3 +313,32 @@ def test_an_old_missing_twin_in_one_translation_is_a_debt_and_a_new_one_in_anoth
     assert [(d.relation, d.language) for d in found.freshness.desynchronized] == [("missing", "de")]
     assert [(d.relation, d.language) for d in found.freshness.desync_debts] == [("missing", "fr")]
     assert found.verdict("desync").desync == 1
+
+
+def test_two_branches_that_change_one_source_examples_twins_in_different_languages_merge():
+    cfg = groups_config()
+    files = {page(c): fence(A) for c in LANGS}
+    commented = fence(A.replace("# first", "# erstens"))
+    base = mf.build(inventory(cfg, files), cfg)
+    ours = mf.build(inventory(cfg, {**files, page("de"): commented}), cfg)  # en's de twin: comments
+    theirs = mf.build(inventory(cfg, {**files, page("ja"): fence(A2)}), cfg)  # en's ja twin: diverged
+    merged = merge(json.loads(mf.dumps(base)), json.loads(mf.dumps(ours)), json.loads(mf.dumps(theirs)))
+    assert merged.conflicts == ()
+    both = {**files, page("de"): commented, page("ja"): fence(A2)}
+    assert mf.dumps(merged.data) == mf.dumps(mf.build(inventory(cfg, both), cfg))
+
+
+def test_a_source_page_has_one_page_per_language_whatever_the_layouts_say():
+    cfg = from_mapping(
+        {
+            "translations": {
+                "pages": [
+                    {"en": "docs/en/{path}", "de": "docs/de/{path}"},
+                    {"en": "docs/en/{path}", "de": "docs/ja/{path}"},
+                ]
+            }
+        },
+        "cfg",
+    )
+    files = {"docs/en/a.md", "docs/de/a.md", "docs/ja/a.md"}
+    assert page_pairs(files, cfg) == [("docs/en/a.md", "docs/de/a.md", "de")]
