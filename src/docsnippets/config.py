@@ -6,10 +6,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from docsnippets.pagerules import SLOT, PageRule, PairRule, Translations
 from docsnippets.visible import quoted
 
 DEFAULT_LANGUAGES = ("python", "python3", "py")
@@ -23,24 +24,6 @@ _PYTHON = re.compile(r"3\.(1[1-9]|[2-9][0-9])")
 
 # Links are built from it: a host with an optional port and path, nothing that ends a link.
 _SERVER_URL = re.compile(r"https?://[\w.-]+(?::[0-9]+)?(?:/[\w.~%-]+)*")
-_PLACEHOLDER = re.compile(r"\{(path|dir|name)\}")
-_PLACEHOLDER_RE = {
-    "path": r"(?P<path>[^\n]+)",
-    "dir": r"(?P<dir>(?:[^/\n]+/)*)",
-    "name": r"(?P<name>[^/\n]+)",
-}
-
-
-@lru_cache(maxsize=1024)  # every template of a configuration (at most MAX_TEMPLATES) stays compiled
-def _template_regex(template: str) -> re.Pattern[str]:
-    parts: list[str] = []
-    pos = 0
-    for match in _PLACEHOLDER.finditer(template):
-        parts.append(re.escape(template[pos : match.start()]))
-        parts.append(_PLACEHOLDER_RE[match.group(1)])
-        pos = match.end()
-    parts.append(re.escape(template[pos:]))
-    return re.compile("".join(parts))
 
 
 class ConfigError(ValueError):
@@ -57,8 +40,8 @@ def _check_template(template: str, where: str) -> list[str]:
             f"{where}: page template {quoted(template)} must be a relative path inside the repository "
             "('/' between names, no '.', '..' or empty part)"
         )
-    slots = _PLACEHOLDER.findall(template)
-    leftover = _PLACEHOLDER.sub("", template)
+    slots = SLOT.findall(template)
+    leftover = SLOT.sub("", template)
     if not slots or "{" in leftover or "}" in leftover:
         raise ConfigError(
             f"{where}: pair rule template {quoted(template)} needs {{path}}, or {{dir}} and {{name}}, "
@@ -69,94 +52,18 @@ def _check_template(template: str, where: str) -> list[str]:
     return sorted(slots)
 
 
-def _fill(template: str, slots: dict[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: slots[m.group(1)], template)
+def _validate_pages(rule: PageRule, where: str) -> None:
+    shapes = {tuple(_check_template(template, where)) for _, template in rule.templates}
+    if len(shapes) != 1:
+        shown = " -> ".join(quoted(t) for _, t in rule.templates)
+        raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
 
 
-@dataclass(frozen=True)
-class PageRule:
-    """One layout of translated pages: a path template per language, all with the same slots.
-
-    ``templates`` holds (language code, template) with the source language first. A page that
-    fits a translation's template has one counterpart, its source page; a page that fits the
-    source template has one per translation. Translations are tried before the source, so a
-    name like ``{dir}{name}_zh.md`` is read as the translation it spells, not as a source page.
-    """
-
-    templates: tuple[tuple[str, str], ...]
-
-    @property
-    def source(self) -> str:
-        return self.templates[0][0]
-
-    def counterparts(self, path: str) -> list[tuple[str, str, str]]:
-        """(language of ``path``, language of the counterpart, counterpart path) for this rule."""
-        (source, source_template), *translations = self.templates
-        for language, template in translations:
-            match = _template_regex(template).fullmatch(path)
-            if match:
-                other = _fill(source_template, match.groupdict())
-                if other != path:
-                    return [(language, source, other)]
-        match = _template_regex(source_template).fullmatch(path)
-        if not match:
-            return []
-        slots = match.groupdict()
-        out = [(source, language, _fill(template, slots)) for language, template in translations]
-        return [found for found in out if found[2] != path]
-
-    def validate(self, where: str) -> None:
-        shapes = {tuple(_check_template(template, where)) for _, template in self.templates}
-        if len(shapes) != 1:
-            shown = " -> ".join(quoted(t) for _, t in self.templates)
-            raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
-
-
-@dataclass(frozen=True)
-class PairRule:
-    """``en`` and ``zh`` are path templates with ``{path}``, ``{dir}`` and ``{name}`` slots."""
-
-    en: str
-    zh: str
-
-    @property
-    def pages(self) -> PageRule:
-        return PageRule((("en", self.en), ("zh", self.zh)))
-
-    def counterpart(self, path: str) -> tuple[str, str] | None:
-        """(side of ``path``, the other side's path) when ``path`` fits this rule."""
-        found = self.pages.counterparts(path)
-        return (found[0][0], found[0][2]) if found else None
-
-    def validate(self, where: str) -> None:
-        for side in (self.en, self.zh):
-            _check_template(side, where)
-        if sorted(_PLACEHOLDER.findall(self.en)) != sorted(_PLACEHOLDER.findall(self.zh)):
-            raise ConfigError(f"{where}: pair rule {quoted(self.en)} -> {quoted(self.zh)} must use the same slots")
-
-
-@dataclass(frozen=True)
-class Translations:
-    """The ``translations`` setting: the languages, where each one's pages live, which is the source.
-
-    Language codes are kept as the project spells them (``zh-hant``, ``pt-BR``, ``zh_CN``): they
-    are compared as written, so a code is whatever the paths use.
-    """
-
-    source: str
-    rules: tuple[PageRule, ...]
-    names: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def languages(self) -> tuple[str, ...]:
-        """The source first, then every translation in the order the rules name them."""
-        out = [self.source]
-        for rule in self.rules:
-            out += [code for code, _ in rule.templates if code not in out]
-        return tuple(out)
-
-    def selection(self) -> dict[str, Any]:
-        return {"source": self.source, "pages": [dict(rule.templates) for rule in self.rules]}
+def _validate_pair(rule: PairRule, where: str) -> None:
+    for side in (rule.en, rule.zh):
+        _check_template(side, where)
+    if sorted(SLOT.findall(rule.en)) != sorted(SLOT.findall(rule.zh)):
+        raise ConfigError(f"{where}: pair rule {quoted(rule.en)} -> {quoted(rule.zh)} must use the same slots")
 
 
 @dataclass(frozen=True)
@@ -275,7 +182,7 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
         raise ConfigError(f"{where}: 'pair_rules' must be a list of {{en: ..., zh: ...}} templates")
     rules = tuple(PairRule(r["en"], r["zh"]) for r in value)
     for rule in rules:
-        rule.validate(where)
+        _validate_pair(rule, where)
     return rules
 
 
@@ -317,7 +224,7 @@ def _translations(value: Any, key: str, where: str) -> Translations:
                 f"{source!r} and at least one translation"
             )
         rule = PageRule(((source, layout[source]), *((c, layout[c]) for c in codes if c != source)))
-        rule.validate(where)
+        _validate_pages(rule, where)
         _one_language_per_template(layout, where)
         rules.append(rule)
     names = value.get("names", {})

@@ -8,15 +8,14 @@ same body in another file (moved with its file); what is left was added or remov
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docsnippets.config import DEFAULT_PYTHON
-from docsnippets.constants import Relation
 from docsnippets.judge.desyncs import Desync, desync_sets, involves, members
-from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
+from docsnippets.judge.lost import LostPair, lost_pairs, pair_reasons, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.grammar import Running
 from docsnippets.snippets.pairs import align, similarity
@@ -28,7 +27,6 @@ from docsnippets.snippets.records import (
     moved_as_a_whole,
     recorded_fields,
 )
-from docsnippets.visible import visible
 from docsnippets.words import counted, plural
 
 RECORD_REASONS = 5  # false records named one by one; the rest are counted
@@ -195,33 +193,6 @@ def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     return out
 
 
-def _counterpart_reasons(
-    before: Inventory, after: Inventory, lost: Sequence[LostPair], pairs_changed: Collection[str]
-) -> list[str]:
-    """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion, or
-    its examples pairing differently, already say why it changed."""
-    explained = {name for x in lost for name in (x.kept, x.gone)} | set(pairs_changed)
-    # Under the translations setting a page's language, and each counterpart's, are claims too.
-    coded = before.source_language is not None and after.source_language is not None
-    was = {file: _claimed(before, file, coded) for file, _ in before.counterparts}
-    now = {file: _claimed(after, file, coded) for file, _ in after.counterparts}
-    out = []
-    for file in sorted(was.keys() & now.keys() - {x.kept for x in lost}):
-        if coded and before.language_of(file) != after.language_of(file):
-            said, found = before.language_of(file) or "none", after.language_of(file) or "none"
-            out.append(f"{file}: recorded language {visible(said)} differs from the tree's ({found})")
-        if was[file] != now[file] and file not in explained:
-            said, found = visible(was[file] or "none"), now[file] or "none"
-            out.append(f"{file}: recorded counterpart differs from the tree ({said}, now {found})")
-    return out
-
-
-def _claimed(inv: Inventory, file: str, coded: bool) -> str:
-    """A page's counterparts as the inventory states them, by language when there are languages."""
-    others = inv.counterparts_of(file)
-    return ", ".join(sorted(f"{inv.language_of(o) or 'none'}: {o}" if coded else o for o in others))
-
-
 def renamed_dirs(old: str, new: str) -> tuple[str, str]:
     """What was renamed: ``docs/en-us/a.md`` → ``docs/en/a.md`` gives the two directories,
     files whose names differ give the two files."""
@@ -261,19 +232,6 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     return out
 
 
-def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
-    out = set()
-    for p in inv.pairs:
-        a, b = inv.snippets[p.en], inv.snippets[p.zh]
-        out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
-    for i, other in inv.missing_twins():
-        s = inv.snippets[i]
-        # Which translation lacks it matters only when there are several; with two languages
-        # the recorded counterpart is checked as a field of its own.
-        out.add((s.file, s.body_sha256, other if inv.languages else "", "", Relation.MISSING))
-    return out
-
-
 def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, removed: int, changed: int) -> list[str]:
     """The counts as reasons; an example added in both languages at once is one example."""
     new = {j for j in range(len(after.snippets)) if j not in reverse}
@@ -288,6 +246,37 @@ def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, remove
         if n:
             out.append(f"{counted(n, 'snippet')} {word}")
     return out
+
+
+def _desyncs(
+    before: Inventory,
+    after: Inventory,
+    mapping: dict[int, int],
+    touched: Sequence[str] | None,
+    edited: Sequence[str] | None,
+) -> tuple[list[Desync], list[Desync]]:
+    """``after``'s out-of-sync entries (each marked new or not) and ``before``'s back in sync,
+    those that concern the change (see :func:`involves`)."""
+    reverse = {j: i for i, j in mapping.items()}
+    before_desync, before_members = desync_sets(before)
+    after_desync, after_members = desync_sets(after)
+    touched_set = set(touched) if touched is not None else None
+    edited_set = set(edited) if edited is not None else None
+
+    def relevant(d: Desync) -> bool:
+        return touched_set is None or involves(d, touched_set, edited_set)
+
+    desync = []
+    for d in after_desync:
+        was = any((reverse[j], code) in before_members for j, code in members(d) if j in reverse)
+        if relevant(d):
+            desync.append(replace(d, new=not was))
+    resync = []
+    for d in before_desync:
+        now = [(mapping[i], code) for i, code in members(d) if i in mapping]
+        if now and not any(m in after_members for m in now) and relevant(d):
+            resync.append(d)
+    return desync, resync
 
 
 def compare(
@@ -319,32 +308,9 @@ def compare(
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]
-    pair_changes = _pair_keys(before) ^ _pair_keys(after)
-    reasons += _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
-    if pair_changes and not (added or removed or changed or lost):
-        named = relation_changes(before, after, mapping)
-        pairs = "translation pairs" if after.languages else "bilingual pairs"
-        if named or not reasons:  # pages moved together: the moves say it
-            reasons.append(f"{pairs} changed" + (": " + "; ".join(named) if named else ""))
-
-    before_desync, before_members = desync_sets(before)
-    after_desync, after_members = desync_sets(after)
-    touched_set = set(touched) if touched is not None else None
-    edited_set = set(edited) if edited is not None else None
-
-    def relevant(d: Desync) -> bool:
-        return touched_set is None or involves(d, touched_set, edited_set)
-
-    desync = []
-    for d in after_desync:
-        was = any((reverse[j], code) in before_members for j, code in members(d) if j in reverse)
-        if relevant(d):
-            desync.append(replace(d, new=not was))
-    resync = []
-    for d in before_desync:
-        now = [(mapping[i], code) for i, code in members(d) if i in mapping]
-        if now and not any(m in after_members for m in now) and relevant(d):
-            resync.append(d)
+    counted = bool(added or removed or changed or lost)
+    reasons += pair_reasons(before, after, mapping, lost, counted=counted, said=bool(reasons))
+    desync, resync = _desyncs(before, after, mapping, touched, edited)
     return Report(
         fresh=not reasons,
         reasons=tuple(reasons),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from docsnippets.config import Config, Translations
+from docsnippets.config import Config
 from docsnippets.judge.code import base_findings, code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync, match
 from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
@@ -23,6 +23,7 @@ from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.manifest import build as mf
 from docsnippets.manifest.validate import unwritten
+from docsnippets.pagerules import Translations
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource, ModuleFiles, Refusal

@@ -1,5 +1,5 @@
-"""What a change did to bilingual pairs: pairs that lost one side's page, and pairs whose
-relation changed, each named by its files.
+"""What a change did to bilingual pairs: pairs that lost one side's page, pairs whose
+relation changed and pages whose counterparts changed, each named by its files.
 
 A *lost pair* is a pair of pages that held aligned examples before, of which one page still
 holds snippets while its counterpart page no longer exists: renamed or moved (its snippets
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from docsnippets.constants import Relation
 from docsnippets.snippets.records import Inventory
 from docsnippets.visible import visible
 from docsnippets.words import counted, plural
@@ -165,3 +166,59 @@ def pair_count_line(before: Inventory | None, after: Inventory, lost: Iterable[L
     if other:
         parts.append(f"{counted(abs(other), 'pair')} {'fewer' if other < 0 else 'more'} among the other pages")
     return f"{head}: {', '.join(parts)}"
+
+
+def pair_reasons(
+    before: Inventory, after: Inventory, mapping: dict[int, int], lost: Sequence[LostPair], *, counted: bool, said: bool
+) -> list[str]:
+    """The pages' and pairs' claims: each page's counterparts, and the pairs themselves unless a
+    count of snippets already explains them (``counted``); pairs that changed only as their
+    pages moved together are said by the moves (``said``: a reason was given)."""
+    pair_changes = _pair_keys(before) ^ _pair_keys(after)
+    out = _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
+    if pair_changes and not counted:
+        named = relation_changes(before, after, mapping)
+        if named or not (said or out):
+            pairs = "translation pairs" if after.languages else "bilingual pairs"
+            out.append(f"{pairs} changed" + (": " + "; ".join(named) if named else ""))
+    return out
+
+
+def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
+    out = set()
+    for p in inv.pairs:
+        a, b = inv.snippets[p.en], inv.snippets[p.zh]
+        out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
+    for i, other in inv.missing_twins():
+        s = inv.snippets[i]
+        # Which translation lacks it matters only when there are several; with two languages
+        # the recorded counterpart is checked as a field of its own.
+        out.add((s.file, s.body_sha256, other if inv.languages else "", "", Relation.MISSING))
+    return out
+
+
+def _counterpart_reasons(
+    before: Inventory, after: Inventory, lost: Sequence[LostPair], pairs_changed: Collection[str]
+) -> list[str]:
+    """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion, or
+    its examples pairing differently, already say why it changed."""
+    explained = {name for x in lost for name in (x.kept, x.gone)} | set(pairs_changed)
+    # Under the translations setting a page's language, and each counterpart's, are claims too.
+    coded = before.source_language is not None and after.source_language is not None
+    was = {file: _claimed(before, file, coded) for file, _ in before.counterparts}
+    now = {file: _claimed(after, file, coded) for file, _ in after.counterparts}
+    out = []
+    for file in sorted(was.keys() & now.keys() - {x.kept for x in lost}):
+        if coded and before.language_of(file) != after.language_of(file):
+            said, found = before.language_of(file) or "none", after.language_of(file) or "none"
+            out.append(f"{file}: recorded language {visible(said)} differs from the tree's ({found})")
+        if was[file] != now[file] and file not in explained:
+            said, found = visible(was[file] or "none"), now[file] or "none"
+            out.append(f"{file}: recorded counterpart differs from the tree ({said}, now {found})")
+    return out
+
+
+def _claimed(inv: Inventory, file: str, coded: bool) -> str:
+    """A page's counterparts as the inventory states them, by language when there are languages."""
+    others = inv.counterparts_of(file)
+    return ", ".join(sorted(f"{inv.language_of(o) or 'none'}: {o}" if coded else o for o in others))

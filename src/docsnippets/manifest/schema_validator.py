@@ -346,8 +346,6 @@ def validate(data):
                                         for data__files_value__counterparts_key in data__files_value__counterparts_keys:
                                             if data__files_value__counterparts_key not in []:
                                                 data__files_value__counterparts_value = data__files_value__counterparts.get(data__files_value__counterparts_key)
-                                                if not isinstance(data__files_value__counterparts_value, (str)):
-                                                    raise SchemaViolation(('files', data__files_key, 'counterparts', data__files_value__counterparts_key, ), 'type', "a relative path without '..'", data__files_value__counterparts_value, ())
                                                 if isinstance(data__files_value__counterparts_value, str):
                                                     data__files_value__counterparts_value_len = len(data__files_value__counterparts_value)
                                                     if data__files_value__counterparts_value_len < 1:

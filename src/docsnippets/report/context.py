@@ -14,9 +14,9 @@ from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND
 from docsnippets.links import blob_lines
 
 if TYPE_CHECKING:
-    from docsnippets.config import Translations
     from docsnippets.judge.compare import Report
     from docsnippets.judge.verdict import Verdict
+    from docsnippets.pagerules import Translations
     from docsnippets.snippets.records import Inventory, Snippet
 
 

@@ -6,8 +6,9 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import TypeVar
 
-from docsnippets.config import Config, PageRule
+from docsnippets.config import Config
 from docsnippets.constants import Relation
+from docsnippets.pagerules import PageRule
 from docsnippets.snippets import classify, grammar
 from docsnippets.snippets.grammar import Judge
 from docsnippets.snippets.pages import page_languages, page_pairs
