@@ -18,9 +18,8 @@ from docsnippets.cli import main
 
 PARENT = CORPUS / "fastapi-docs-938c5f350"
 CHANGES = CORPUS / "fastapi-docs-4414286f2-changes"
-CONFIG = "translations:\n  pages:\n" + "".join(
-    f"    {c}: docs/{c}/{{path}}\n" for c in ("en", "de", "es", "fr", "ja", "ko", "pt", "ru", "tr", "uk", "zh", "zh-hant")
-)
+LANGUAGES = ("en", "de", "es", "fr", "ja", "ko", "pt", "ru", "tr", "uk", "zh", "zh-hant")
+CONFIG = "translations:\n  pages:\n" + "".join(f"    {c}: docs/{c}/{{path}}\n" for c in LANGUAGES)
 
 
 def _update(root: Path) -> None:
