@@ -342,3 +342,20 @@ def test_a_source_page_has_one_page_per_language_whatever_the_layouts_say():
     )
     files = {"docs/en/a.md", "docs/de/a.md", "docs/ja/a.md"}
     assert page_pairs(files, cfg) == [("docs/en/a.md", "docs/de/a.md", "de")]
+
+
+def test_branches_that_write_different_schemas_conflict_with_one_line_saying_so():
+    cfg3 = groups_config(("en", "zh"))
+    cfg2 = Config(pair_rules=(PairRule("docs/en/docs/{path}", "docs/zh/docs/{path}"),))
+    files = {page(c): fence(A) for c in ("en", "zh")}
+
+    def built(config, tree):
+        return json.loads(mf.dumps(mf.build(inventory(config, tree), config)))
+
+    base, ours, theirs = built(cfg2, files), built(cfg3, files), built(cfg2, {**files, page("zh"): fence(A2)})
+    for a, b in ((ours, theirs), (theirs, ours)):
+        merged = merge(base, a, b)
+        assert merged.data is None and len(merged.conflicts) == 1
+        assert (
+            "write schema 2 and schema 3" in merged.conflicts[0] or "write schema 3 and schema 2" in merged.conflicts[0]
+        )

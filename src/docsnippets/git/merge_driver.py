@@ -152,6 +152,9 @@ def _relinked(data: dict[str, Any]) -> dict[str, Any]:
 def merge(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, Any]) -> Merged:
     """Three-way merge of schema-2 or schema-3 manifests (pure)."""
     base = base if base is not None else {**ours, "files": {}}
+    if ours.get("schema") != theirs.get("schema"):  # one branch changed the languages' setting
+        said = f"the branches write schema {ours.get('schema')} and schema {theirs.get('schema')}"
+        return Merged(None, (f"{said}: merge the configuration, then run `docsnippets update`",))
     conflicts: list[str] = []
     top: dict[str, Any] = {}
     for key in ("schema", "generator", "source", "selection"):
