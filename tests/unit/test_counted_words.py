@@ -79,6 +79,11 @@ SAID: list[tuple[str, Callable[[int], str], tuple[str, str, str]]] = [
         ("0 translations out of sync", "1 translation out of sync", "2 translations out of sync"),
     ),
     (
+        "translations debts",
+        lambda n: replace(_verdict(desync_debts=n), translated=True).debts_words() or "none",
+        ("none", "1 translation out of sync", "2 translations out of sync"),
+    ),
+    (
         "added with translations",
         lambda n: "; ".join(
             compare(_groups_inventory(0), _groups_inventory(n)).reasons  # n examples added in 3 languages

@@ -99,7 +99,8 @@ class Verdict:
 
     def debts_words(self) -> str:
         """What the base already held, as counted: ``1 bilingual example out of sync, 2 broken references``."""
-        words = [f"{counted(self.desync_debts, 'bilingual example')} out of sync"] if self.desync_debts else []
+        noun = "translation" if self.translated else "bilingual example"
+        words = [f"{counted(self.desync_debts, noun)} out of sync"] if self.desync_debts else []
         if self.reference_debts:
             words.append(counted(self.reference_debts, "broken reference"))
         return ", ".join(words)
@@ -162,7 +163,7 @@ def decide(
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
         lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
-        translated=any(d.language is not None for d in freshness.desynchronized),
+        translated=any(d.language is not None for d in (*freshness.desynchronized, *freshness.desync_debts)),
         desync_debts=len(freshness.desync_debts),
         reference_debts=len(freshness.reference_debts),
     )
