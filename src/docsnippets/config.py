@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from docsnippets.pagerules import SLOT, PageRule, PairRule, Translations
+from docsnippets.pagerules import SLOT, PageRule, Translations
 from docsnippets.visible import quoted
 
 DEFAULT_LANGUAGES = ("python", "python3", "py")
@@ -50,6 +50,23 @@ def _check_template(template: str, where: str) -> list[str]:
     if len(set(slots)) != len(slots):
         raise ConfigError(f"{where}: pair rule template {quoted(template)} uses a slot twice; use each slot once")
     return sorted(slots)
+
+
+@dataclass(frozen=True)
+class PairRule:
+    """``en`` and ``zh`` are path templates with ``{path}``, ``{dir}`` and ``{name}`` slots."""
+
+    en: str
+    zh: str
+
+    @property
+    def pages(self) -> PageRule:
+        return PageRule((("en", self.en), ("zh", self.zh)))
+
+    def counterpart(self, path: str) -> tuple[str, str] | None:
+        """(side of ``path``, the other side's path) when ``path`` fits this rule."""
+        found = self.pages.counterparts(path)
+        return (found[0][0], found[0][2]) if found else None
 
 
 def _validate_pages(rule: PageRule, where: str) -> None:

@@ -70,23 +70,6 @@ class PageRule:
 
 
 @dataclass(frozen=True)
-class PairRule:
-    """``en`` and ``zh`` are path templates with ``{path}``, ``{dir}`` and ``{name}`` slots."""
-
-    en: str
-    zh: str
-
-    @property
-    def pages(self) -> PageRule:
-        return PageRule((("en", self.en), ("zh", self.zh)))
-
-    def counterpart(self, path: str) -> tuple[str, str] | None:
-        """(side of ``path``, the other side's path) when ``path`` fits this rule."""
-        found = self.pages.counterparts(path)
-        return (found[0][0], found[0][2]) if found else None
-
-
-@dataclass(frozen=True)
 class Translations:
     """The ``translations`` setting: the languages, where each one's pages live, which is the source.
 

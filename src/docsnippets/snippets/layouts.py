@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from docsnippets.pagerules import PairRule
+from docsnippets.config import PairRule
 from docsnippets.words import counted, plural
 
 # A layout needs this many file pairs before it is believed.
