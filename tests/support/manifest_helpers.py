@@ -57,7 +57,7 @@ def schema1(inv: Inventory, config: Config | None = None) -> dict[str, Any]:
             {
                 "id": f"PAIR-{n + 1:02d}",
                 "relation": p.relation,
-                "snippets": [ids[p.en], ids[p.zh]],
+                "snippets": [ids[p.source], ids[p.translation]],
             }
             for n, p in enumerate(inv.pairs)
         ],

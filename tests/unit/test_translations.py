@@ -99,7 +99,7 @@ def test_every_twin_has_its_relation_and_a_missing_one_is_named_per_language():
             page("zh-hant"): fence(A),
         },
     )
-    rel = {(inv.snippets[p.zh].file, inv.snippets[p.en].body): p.relation for p in inv.pairs}
+    rel = {(inv.snippets[p.translation].file, inv.snippets[p.source].body): p.relation for p in inv.pairs}
     assert rel[(page("de"), A)] == Relation.COMMENTS
     assert rel[(page("ja"), A)] == Relation.DIVERGED
     assert rel[(page("zh-hant"), A)] == Relation.IDENTICAL

@@ -160,7 +160,7 @@ def _records(inventory: Inventory) -> dict[str, tuple[Any, ...]]:
     for file, other in inventory.counterparts:
         out.setdefault(file, []).append(("counterpart", other))
     for pair in inventory.pairs:
-        en, zh = inventory.snippets[pair.en], inventory.snippets[pair.zh]
+        en, zh = inventory.snippets[pair.source], inventory.snippets[pair.translation]
         for file in {en.file, zh.file}:
             out.setdefault(file, []).append(("pair", en.key, zh.key, pair.relation))
     return {file: tuple(items) for file, items in out.items()}

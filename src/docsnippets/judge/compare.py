@@ -237,8 +237,8 @@ def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, remove
     new = {j for j in range(len(after.snippets)) if j not in reverse}
     twins: dict[int, int] = {}  # a new source example -> how many new translations came with it
     for p in after.pairs:
-        if p.en in new and p.zh in new:
-            twins[p.en] = twins.get(p.en, 0) + 1
+        if p.source in new and p.translation in new:
+            twins[p.source] = twins.get(p.source, 0) + 1
     both = len(twins)
     said = "(en + zh)" if not after.languages else f"with {plural(both, 'its', 'their')} translations"
     out = [f"{counted(both, 'example')} added {said}"] if both else []

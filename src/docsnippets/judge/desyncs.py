@@ -52,10 +52,12 @@ def desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
     entries: list[Desync] = []
     for pair in inv.pairs:
         if pair.relation == Relation.DIVERGED:
-            sides = (inv.snippets[pair.en], inv.snippets[pair.zh])
-            ids = (inv.ids[pair.en], inv.ids[pair.zh])
+            sides = (inv.snippets[pair.source], inv.snippets[pair.translation])
+            ids = (inv.ids[pair.source], inv.ids[pair.translation])
             code, source, _ = _codes(inv, sides[0].file, sides[1].file)
-            found = Desync(Relation.DIVERGED, sides, (pair.en, pair.zh), ids, language=code, source_language=source)
+            found = Desync(
+                Relation.DIVERGED, sides, (pair.source, pair.translation), ids, language=code, source_language=source
+            )
             entries.append(found)
     for i, other in inv.missing_twins():
         s = inv.snippets[i]

@@ -110,7 +110,7 @@ def settled_pairs(base: Inventory, touched: Collection[str]) -> Settled:
         if other is not None and file not in touched and other not in touched:
             out[frozenset((file, other))] = []
     for pair in base.pairs:
-        en, zh = base.snippets[pair.en], base.snippets[pair.zh]
+        en, zh = base.snippets[pair.source], base.snippets[pair.translation]
         group = out.get(frozenset((en.file, zh.file)))
         if group is not None:
             group.append((en.key, zh.key, pair.relation))

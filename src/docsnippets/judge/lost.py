@@ -79,7 +79,7 @@ def lost_pairs(before: Inventory, after: Inventory, mapping: Mapping[int, int]) 
     """
     pages: Counter[tuple[str, str]] = Counter()
     for p in before.pairs:
-        pages[(before.snippets[p.en].file, before.snippets[p.zh].file)] += 1
+        pages[(before.snippets[p.source].file, before.snippets[p.translation].file)] += 1
     present = {file for file, _ in after.counterparts}
     out: list[LostPair] = []
     for (en, zh), n in sorted(pages.items()):
@@ -107,7 +107,7 @@ def union(*groups: Iterable[LostPair]) -> tuple[LostPair, ...]:
 def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, int]) -> list[str]:
     """Each pair whose relation changed, by its files and lines (``identical → diverged``, no
     longer paired, newly paired); past a few, the rest as a count."""
-    after_pairs = {(p.en, p.zh): p.relation for p in after.pairs}
+    after_pairs = {(p.source, p.translation): p.relation for p in after.pairs}
     continued: set[tuple[int, int]] = set()
     named: list[str] = []
 
@@ -116,10 +116,10 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
         return f"{a.file}:{a.code_lines[0]} ↔ {b.file}:{b.code_lines[0]}"
 
     for p in before.pairs:
-        en, zh = mapping.get(p.en), mapping.get(p.zh)
+        en, zh = mapping.get(p.source), mapping.get(p.translation)
         relation = after_pairs.get((en, zh)) if en is not None and zh is not None else None
         if en is None or zh is None or relation is None:
-            named.append(f"{where(before, p.en, p.zh)} no longer paired")
+            named.append(f"{where(before, p.source, p.translation)} no longer paired")
             continue
         continued.add((en, zh))
         if relation != p.relation:
@@ -187,7 +187,7 @@ def pair_reasons(
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     out = set()
     for p in inv.pairs:
-        a, b = inv.snippets[p.en], inv.snippets[p.zh]
+        a, b = inv.snippets[p.source], inv.snippets[p.translation]
         out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
     for i, other in inv.missing_twins():
         s = inv.snippets[i]

@@ -154,8 +154,13 @@ def _links(
         return "twins", groups.twins(inv, ids), lambda file: groups.header(inv, file)
     pair_field: dict[int, Any] = {}
     for p in inv.pairs:
-        value = {"id": pair_id_of(ids[p.en], ids[p.zh]), "relation": p.relation, "en": ids[p.en], "zh": ids[p.zh]}
-        pair_field[p.en] = pair_field[p.zh] = value
+        value = {
+            "id": pair_id_of(ids[p.source], ids[p.translation]),
+            "relation": p.relation,
+            "en": ids[p.source],
+            "zh": ids[p.translation],
+        }
+        pair_field[p.source] = pair_field[p.translation] = value
     return "pair", pair_field, lambda file: {"counterpart": inv.counterpart_of(file)}
 
 

@@ -31,8 +31,8 @@ def twins(inv: Inventory, ids: tuple[str, ...]) -> dict[int, dict[str, dict[str,
     """Snippet index -> its twins by the twin's language: {id, relation, snippet}."""
     out: dict[int, dict[str, dict[str, str]]] = {}
     for p in inv.pairs:
-        pair_id = pair_id_of(ids[p.en], ids[p.zh])
-        for this, other in ((p.en, p.zh), (p.zh, p.en)):
+        pair_id = pair_id_of(ids[p.source], ids[p.translation])
+        for this, other in ((p.source, p.translation), (p.translation, p.source)):
             language = inv.language_of(inv.snippets[other].file) or ""
             twin = {"id": pair_id, "relation": p.relation, "snippet": ids[other]}
             out.setdefault(this, {})[language] = twin

@@ -131,7 +131,7 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
         Pair(index_of[entry["snippets"][0]], index_of[entry["snippets"][1]], Relation(entry["relation"]))
         for entry in data["pairs"]
     ]
-    pairs.sort(key=lambda p: (p.en, p.zh))
+    pairs.sort(key=lambda p: (p.source, p.translation))
     counterparts: dict[str, str | None] = {}
     for entry in data["snippets"]:
         cf = entry.get("counterpart_file")

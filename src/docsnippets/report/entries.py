@@ -39,18 +39,18 @@ class Counterparts:
         s = inventory.snippets
         partner: dict[Key, tuple[Snippet, str]] = {}
         for p in inventory.pairs:
-            partner[s[p.en].key] = (s[p.zh], p.relation)
-            partner[s[p.zh].key] = (s[p.en], p.relation)
+            partner[s[p.source].key] = (s[p.translation], p.relation)
+            partner[s[p.translation].key] = (s[p.source], p.relation)
         if inventory.languages:  # any number of languages: no page is "the English" or "the Chinese" one
             group: dict[Key, tuple[Key, ...]] = {}
             for p in inventory.pairs:
-                group[s[p.en].key] = (*group.get(s[p.en].key, ()), s[p.zh].key)
-                group[s[p.zh].key] = (s[p.en].key,)
+                group[s[p.source].key] = (*group.get(s[p.source].key, ()), s[p.translation].key)
+                group[s[p.translation].key] = (s[p.source].key,)
             return cls(partner, counterpart_file=dict(inventory.counterparts), group=group)
         return cls(
             partner,
-            frozenset(s[p.en].file for p in inventory.pairs),
-            frozenset(s[p.zh].file for p in inventory.pairs),
+            frozenset(s[p.source].file for p in inventory.pairs),
+            frozenset(s[p.translation].file for p in inventory.pairs),
             dict(inventory.counterparts),
         )
 

@@ -225,7 +225,7 @@ def pair_up(
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
             pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh, judge)))
-    pairs.sort(key=lambda p: (p.en, p.zh))
+    pairs.sort(key=lambda p: (p.source, p.translation))
     if config.translations is None:
         return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
     languages, untranslated = page_languages(by_file, found, config)

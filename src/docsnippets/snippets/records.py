@@ -134,12 +134,11 @@ def pair_id_of(en_id: str, zh_id: str) -> str:
 
 @dataclass(frozen=True)
 class Pair:
-    """Two aligned snippets (indices into the inventory's snippet list): ``en`` is the source
-    page's snippet, ``zh`` the translation's (the names of the two-language layout, where the
-    source is English and the translation Chinese)."""
+    """Two aligned snippets (indices into the inventory's snippet list): the source page's and
+    the translation page's (with two languages, the English and the Chinese one)."""
 
-    en: int
-    zh: int
+    source: int
+    translation: int
     relation: Relation
 
 
@@ -215,8 +214,8 @@ class Inventory:
         """Snippet index -> pair index."""
         out: dict[int, int] = {}
         for n, pair in enumerate(self.pairs):
-            out[pair.en] = n
-            out[pair.zh] = n
+            out[pair.source] = n
+            out[pair.translation] = n
         return out
 
     def missing_twins(self) -> list[tuple[int, str]]:
@@ -224,8 +223,8 @@ class Inventory:
         snippet aligned with it: one per translation that lacks a source example."""
         linked: set[tuple[int, str]] = set()
         for p in self.pairs:
-            linked.add((p.en, self.snippets[p.zh].file))
-            linked.add((p.zh, self.snippets[p.en].file))
+            linked.add((p.source, self.snippets[p.translation].file))
+            linked.add((p.translation, self.snippets[p.source].file))
         return [
             (i, other)
             for i, s in enumerate(self.snippets)
