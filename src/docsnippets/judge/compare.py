@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
-from docsnippets.snippets.pairs import align, similarity
+from docsnippets.snippets.pairs import Budget, align
 from docsnippets.snippets.records import Inventory, Snippet
 
 if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
@@ -88,7 +88,8 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
             left_a[s.file].append(j)
     for file, olds in left_b.items():
         news = left_a.get(file, [])
-        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], similarity)
+        # Like a file pair's alignment, one file spends a bounded allowance on exact matching.
+        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], Budget().score)
         for a, b in pairs:
             mapping[olds[a]] = news[b]
             taken.add(news[b])
