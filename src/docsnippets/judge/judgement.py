@@ -131,7 +131,7 @@ def judge(case: Case) -> Judgement:
         # Against no manifest at all, every snippet of the tree is new.
         whole_tree = touched is None or case.base.missing
         read = [t for t in touched or () if t not in refused]
-        after = current if whole_tree else overlay(before, fresh, read, config, source)
+        after = current if whole_tree else overlay(before, fresh, read, config, source, aligned=current)
         changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
     return Judgement(
         freshness=freshness,

@@ -1,0 +1,96 @@
+"""A run's allowance of work: how much of the tree it parses, and how much CPU it uses judging.
+
+The request budget bounds what a run asks of GitHub; this bounds what it does with what it
+got, whatever a pull request holds. Two bounds, each optional (the CLI sets none):
+
+* the bytes of pages that pass the prefilter (those worth parsing), counted for every path
+  that holds them: identical pages are parsed once, but each copy's snippets are judged;
+* the process's CPU time: judging stops at a check once the process has used this much.
+
+The judge opens an allowance for the length of one judging (:func:`bounded`); the pieces
+of work check it between their parts — a file, a file pair, a row of an alignment, a
+snippet of the code check — so no part is ever cut in two, and outside a judging the
+checks cost nothing. Past a bound, :class:`OverBudget` says which; the Action turns it into
+an error verdict (never a green one) that names the bound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Bound(StrEnum):
+    PARSED_BYTES = "parsed-bytes"
+    CPU_SECONDS = "cpu-seconds"
+
+
+class OverBudget(Exception):
+    """A judging went past one of its bounds; the message says which and where."""
+
+    def __init__(self, bound: Bound, message: str) -> None:
+        super().__init__(message)
+        self.bound = bound
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one judging; None is no bound."""
+
+    parsed_bytes: int | None = None
+    cpu_seconds: float | None = None  # of the whole process, as time.process_time() counts
+
+
+class Allowance:
+    """What one judging has spent of its :class:`Limits`."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.parsed = 0
+
+    def parse(self, size: int, path: str) -> None:
+        """Count a page of ``size`` bytes that passed the prefilter, before it is judged."""
+        self.parsed += size
+        limit = self.limits.parsed_bytes
+        if limit is not None and self.parsed > limit:
+            raise OverBudget(
+                Bound.PARSED_BYTES,
+                f"its pages that may hold snippets come to more than {limit} bytes (at {path})",
+            )
+
+    def check(self) -> None:
+        limit = self.limits.cpu_seconds
+        if limit is not None and time.process_time() > limit:
+            raise OverBudget(Bound.CPU_SECONDS, f"judging it took more than {limit:g} s of CPU")
+
+
+_CURRENT: ContextVar[Allowance | None] = ContextVar("docsnippets_allowance", default=None)
+
+
+@contextmanager
+def bounded(limits: Limits) -> Iterator[Allowance]:
+    """The allowance of the judging run inside this block."""
+    allowance = Allowance(limits)
+    token = _CURRENT.set(allowance)
+    try:
+        yield allowance
+    finally:
+        _CURRENT.reset(token)
+
+
+def check() -> None:
+    """Raise :class:`OverBudget` when the judging under way is past its CPU bound."""
+    allowance = _CURRENT.get()
+    if allowance is not None:
+        allowance.check()
+
+
+def parse(size: int, path: str) -> None:
+    """Count a page worth parsing against the judging under way (raises past the bound)."""
+    allowance = _CURRENT.get()
+    if allowance is not None:
+        allowance.parse(size, path)
