@@ -20,12 +20,13 @@ from docsnippets.github.archive import ArchiveBounds, ArchiveError, read_archive
 from docsnippets.github.commit import GitHubCommit
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.listing import CommitListing
-from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.settings import ActionError, Settings, bound_hit
 from docsnippets.github.stage1 import Problems, PullRequest, base_of, both_names
 from docsnippets.judge import Base, Case, Judgement, Scope, judge
 from docsnippets.judge.inventory import with_counterparts
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.records import Inventory
+from docsnippets.work import OverBudget
 
 
 class Undecided(Exception):
@@ -52,6 +53,8 @@ def read_and_judge(
         return judge(fetched.case), fetched.code_skipped
     except mf.ManifestError as exc:
         raise Undecided(str(exc)) from None
+    except OverBudget as exc:
+        raise Undecided(f"PR too large for stage 2: {bound_hit(exc)}") from None
     except ArchiveError as exc:
         raise Undecided(f"the archive of the PR's head {pr.head_sha[:12]} cannot be used: {exc}") from None
     except GitHubError as exc:
@@ -79,7 +82,7 @@ def _fetch(
     head = GitHubCommit(listing, client.blob, archived=archived, listed=listed)
     manifest = mf.read_from(head, settings.manifest, f"{settings.manifest} at the PR's head {pr.head_sha[:12]}")
     base = base_of(client, settings, pr, problems)
-    common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines}
+    common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines, "limits": settings.limits()}
     if archived is not None:
         return Fetched(Case(head, config, manifest, **common), None)
     if changed is None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from docsnippets.constants import Cause, CommentMode, ExitCode
+from docsnippets.constants import Cause, ExitCode
 from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
 from docsnippets.github.outcome import Outcome, finish, report_data
 from docsnippets.github.prfiles import Undecided, read_and_judge
@@ -24,6 +24,7 @@ from docsnippets.github.stage1 import (
     Problems,
     PullRequest,
     comment_context,
+    comment_undecided,
     post_comment,
     read_event,
     require_token,
@@ -172,13 +173,7 @@ def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out
             out.line(f"docsnippets: commit status {settings.status_context} set to error on {pr.head_sha[:12]}")
         except GitHubError as exc:
             out.annotate("warning", f"{exc}; branch protection will not see this verdict")
-    if settings.comment != CommentMode.NEVER:
-        try:
-            body = f"### ❌ docsnippets: could not decide — {plain(reason)}\n"
-            done = client.upsert_comment(pr.number, body, create=True)
-            out.line(f"docsnippets: PR comment {done.action}")
-        except GitHubError as exc:
-            out.annotate("warning", str(exc))
+    comment_undecided(client, settings, pr.number, reason, out)
     out.line(f"docsnippets: could not decide: {reason}; exit 2")
     return int(ExitCode.ERROR)
 

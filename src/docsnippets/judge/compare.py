@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from docsnippets import work
 from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
@@ -87,6 +88,7 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
         if j not in taken:
             left_a[s.file].append(j)
     for file, olds in left_b.items():
+        work.check()
         news = left_a.get(file, [])
         # Like a file pair's alignment, one file spends a bounded allowance on exact matching.
         pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], Budget().score)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from docsnippets import work
 from docsnippets.config import Config
 from docsnippets.judge.code import code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync
@@ -62,6 +63,7 @@ class Case:
     strict_lines: bool = False
     references: bool = True
     memo: Memo | None = field(default=None, compare=False)
+    limits: work.Limits = field(default_factory=work.Limits)  # bounds on the run's work (the Action's)
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,12 @@ def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
 
 
 def judge(case: Case) -> Judgement:
+    """The case judged; raises work.OverBudget when it needs more work than its limits allow."""
+    with work.bounded(case.limits):
+        return _judge(case)
+
+
+def _judge(case: Case) -> Judgement:
     config, source, data = case.config, case.source, case.manifest
     recorded = mf.to_inventory(data) if data is not None else EMPTY
     known = {s.file for s in recorded.snippets}

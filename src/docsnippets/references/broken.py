@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from docsnippets import work
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
 from docsnippets.references.created import created_paths, is_created
@@ -118,6 +119,7 @@ def broken_references(
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
+        work.check()
         for ref in calls.imports(snippet):
             for name, reason in _problems(tree, ref, calls.created(snippet.file)):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
@@ -234,6 +236,7 @@ def snippets_calling(
     calls = _Calls(tree, snippets)
     out = []
     for snippet in snippets:
+        work.check()
         tree.visited.clear()
         calls.findings(snippet)
         if tree.visited & changed:

@@ -23,6 +23,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
+from docsnippets import work
+
 T = TypeVar("T")
 
 # Up to this many cells every pair of items is scored.
@@ -158,8 +160,9 @@ def _banded(
     cells = _Band(n, m, band_of(n, m))
     lo, hi = cells.lo, cells.hi
     # Scored row by row, left to right: a score with a budget spends it in this order.
-    sims = [array("d", [score(left[i], right[j]) for j in range(lo[i], hi[i])]) for i in range(n)]
+    sims = [_scored(left[i], right, lo[i], hi[i], score) for i in range(n)]
     for i in range(n - 1, -1, -1):
+        work.check()
         a, b = lo[i], hi[i]
         below = _below(cells, i, a, b)
         row = [0.0] * (b - a + 1)
@@ -186,6 +189,11 @@ def _banded(
         else:
             j += 1
     return out
+
+
+def _scored(item: T, right: Sequence[T], lo: int, hi: int, score: Callable[[T, T], float]) -> array[float]:
+    work.check()
+    return array("d", [score(item, right[j]) for j in range(lo, hi)])
 
 
 def _below(cells: _Band, i: int, a: int, b: int) -> list[float]:

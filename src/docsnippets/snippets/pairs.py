@@ -9,6 +9,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TypeVar
 
+from docsnippets import work
 from docsnippets.config import Config, PairRule
 from docsnippets.constants import Relation
 from docsnippets.snippets import classify
@@ -214,6 +215,7 @@ def pair_up(
         pair = fpairs.get(file)
         if pair is None or pair in done:
             continue
+        work.check()
         done.add(pair)
         known = _settled(settled, pair, index_of, ordered) if settled else None
         if known is not None:
