@@ -1,3 +1,5 @@
+import pytest
+
 from docsnippets.snippets.fences import extract_fences, normalize
 
 
@@ -112,3 +114,22 @@ def test_a_long_line_of_list_markers_is_not_read_again_at_every_level(monkeypatc
     assert read <= 3 * len(line), read
     # A line that is a break still is one, at whatever depth it stands.
     assert [f.body for f in extract_fences("- - - -\n\n```python\nawait f()\n```\n")] == ["await f()\n"]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_break_rule_answers_as_markdown_its_own(seed):
+    import random
+
+    from markdown_it import MarkdownIt
+
+    from docsnippets.snippets.fences import MAX_NESTING, _parser
+
+    rng = random.Random(seed)
+    pieces = ["- ", "* ", "_ ", "  ", "\t", "-", "*", "_", "x", "> ", "1. ", "```", "\n", "\n\n", "    "]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
+    plain = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable(["inline", "text_join"], ignoreInvalid=True)
+
+    def shape(md):
+        return [(t.type, t.map, t.level, t.markup, t.info, t.content) for t in md.parse(text)]
+
+    assert shape(_parser()) == shape(plain)
