@@ -164,3 +164,13 @@ def test_the_bounds_say_whether_a_listing_fits_before_anything_is_downloaded():
     assert ArchiveBounds(max_bytes=1 << 20, max_members=100).fits(listing(files))
     assert not ArchiveBounds(max_bytes=5000, max_members=100).fits(listing(files))
     assert not ArchiveBounds(max_bytes=1 << 20, max_members=5).fits(listing(files))
+
+
+def test_copies_of_one_blob_are_kept_once():
+    """A PR may hold one page under thousands of paths: memory holds its bytes once."""
+    page = b"```python\nawait step()\n```\n" * 2000
+    files = {f"docs/en/copy{k}.md": page for k in range(40)}
+    members = [member(TOP, tarfile.DIRTYPE)] + [member(f"{TOP}/{p}", data=d) for p, d in files.items()]
+    kept = read_archive(chunks(archive(members), 1 << 16), listing(files), everything, BOUNDS)
+    assert kept == files
+    assert len({id(data) for data in kept.values()}) == 1

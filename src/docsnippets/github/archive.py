@@ -125,6 +125,7 @@ def read_archive(
     limit = min(bounds.max_bytes, 2 * expected)
     raw = _Inflated(chunks, max_compressed=limit, max_inflated=limit)
     kept: dict[str, bytes] = {}
+    blobs: dict[str, bytes] = {}  # a blob under many paths is kept once
     top: list[str] = []
     members = 0
     max_members = min(bounds.max_members, len(listing.entries) + 16)
@@ -148,7 +149,7 @@ def read_archive(
                 handle = tar.extractfile(member)
                 data = handle.read() if handle is not None else b""
                 if _blob_sha(data) == entry.sha:
-                    kept[path] = data
+                    kept[path] = blobs.setdefault(entry.sha, data)
     except (tarfile.TarError, ValueError, UnicodeError, OverflowError) as exc:
         raise ArchiveError(f"the archive is not a valid tar ({str(exc)[:80]})") from None
     except EOFError:
