@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -87,9 +88,9 @@ def finish(
         out.command(line)
     report_path = _report_path(settings)
     try:
-        write_atomic(
-            report_path, json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2) + "\n", root=None
-        )
+        # Written as it is encoded: a report of many thousand snippets is never held as one text.
+        encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
+        write_atomic(report_path, chain(encoder.iterencode(report_data(outcome, verdict)), "\n"), root=None)
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
