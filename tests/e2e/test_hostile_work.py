@@ -46,3 +46,56 @@ def test_within_the_default_bounds_the_same_pr_is_judged(tmp_path, fake):
     result = pr.stage2().run()
     assert result.code == 0, result.stdout + result.stderr
     assert [s["state"] for s in pr.statuses()] == ["failure"]
+
+
+class _SpentAfterJudging:
+    """The CPU bound as it stands when judging is done but rendering what was found is not."""
+
+    @staticmethod
+    def check() -> None:
+        from docsnippets.work import Bound, OverBudget
+
+        raise OverBudget(Bound.CPU_SECONDS, "judging it took more than 90 s of CPU")
+
+
+def _in_process(env, workspace, runner_dir):
+    import io
+    import os
+
+    from docsnippets.github.action import main
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(workspace)
+    try:
+        code = main(environ={**os.environ, **env}, out=out, err=err)
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_rendering_past_the_cpu_bound_is_an_error_status_too(tmp_path, fake, monkeypatch):
+    import docsnippets.report.comment as comment
+
+    monkeypatch.setattr(comment, "work", _SpentAfterJudging)
+    pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": PAGE})
+    second = pr.stage2()
+    result = second.run(_in_process)
+    assert result.code == 2, result.stdout + result.stderr
+    (status,) = pr.statuses()
+    assert status["state"] == "error" and "DOCSNIPPETS_MAX_CPU_SECONDS" in status["description"]
+    first = pr.stage1()
+    result = first.run(_in_process)
+    assert result.code == 2 and "::error::PR too large to judge: DOCSNIPPETS_MAX_CPU_SECONDS" in result.stdout
+
+
+def test_a_push_check_past_the_cpu_bound_keeps_its_verdict_and_writes_a_short_summary(tmp_path, fake, monkeypatch):
+    import docsnippets.report.comment as comment
+
+    monkeypatch.setattr(comment, "work", _SpentAfterJudging)
+    pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": PAGE})
+    push = pr.stage1()
+    push.event_name = "push"
+    result = push.run(_in_process)
+    assert result.code == 1, result.stdout + result.stderr  # stale: the judging was complete
+    assert "The full report is in the JSON report: DOCSNIPPETS_MAX_CPU_SECONDS" in result.summary

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
+from docsnippets import work
 from docsnippets.config import ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
@@ -36,6 +37,12 @@ def checkout_of(settings: Settings) -> Checkout:
 
 
 def run(settings: Settings, out: LogStream, client_factory: ClientFactory = default_client) -> int:
+    # The run's CPU bound holds to its end: judging, and rendering what it found (work.py).
+    with work.bounded(settings.limits()):
+        return _run(settings, out, client_factory)
+
+
+def _run(settings: Settings, out: LogStream, client_factory: ClientFactory) -> int:
     checkout = checkout_of(settings)
     if settings.event_name in PR_EVENTS:
         return run_pr(settings, checkout, out, client_factory)

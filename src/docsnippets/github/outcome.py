@@ -12,12 +12,13 @@ from typing import Any
 from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND, Cause, ExitCode
 from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
-from docsnippets.github.settings import Settings
+from docsnippets.github.settings import Settings, bound_hit
 from docsnippets.github.workflow import LogStream, append_summary, write_outputs
 from docsnippets.judge import Judgement
 from docsnippets.judge.compare import Report
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
+from docsnippets.work import OverBudget
 
 REPORT_NAME = "docsnippets-report.json"
 
@@ -93,7 +94,11 @@ def finish(
         write_atomic(report_path, chain(encoder.iterencode(report_data(outcome, verdict)), "\n"), root=None)
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
-    append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
+    try:
+        summary = render.comment(freshness, replace(ctx, marker="", verdict=verdict))
+    except OverBudget as exc:  # the verdict stands; only its long form is not written out
+        summary = f"### {verdict.sentence()}\n\nThe full report is in the JSON report: {bound_hit(exc)}.\n"
+    append_summary(settings.step_summary, summary)
     write_outputs(settings.output, _outputs(outcome, verdict, _shown_path(report_path, settings.workspace)))
     code = verdict.exit_code
     if delivered and verdict.cause != Cause.ERROR:

@@ -133,16 +133,15 @@ def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factor
         limits=settings.limits(),
     )
     try:
-        judgement = judge(case)
+        outcome = Outcome(judge(case), problems.error)
+        ctx = comment_context(settings, checkout, pr.head_sha, outcome)
+        outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
     except OverBudget as exc:
         reason = f"PR too large to judge: {bound_hit(exc)}"
         out.annotate("error", reason)
         comment_undecided(client, settings, pr.number, reason, out)
         out.line(f"docsnippets: could not decide: {reason}; exit 2")
         return int(ExitCode.ERROR)
-    outcome = Outcome(judgement, problems.error)
-    ctx = comment_context(settings, checkout, pr.head_sha, outcome)
-    outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
     return finish(settings, outcome, ctx, out)
 
 
