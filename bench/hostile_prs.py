@@ -28,12 +28,12 @@ BASE = {"docs/en/guide.md": GUIDE, "docs/zh/guide.md": GUIDE.replace("Guide", "æ
 @dataclass
 class Run:
     """One run to measure: ``argv`` for the entrypoint, its environment and directory, and
-    ``ended()`` saying how it ended once it has (the status stage 2 set, or a note)."""
+    ``ended()`` saying how it ended once it has (the status stage 2 set; None: its log says)."""
 
     argv: list[str]
     env: dict[str, str]
     cwd: Path
-    ended: Callable[[], str]
+    ended: Callable[[], str | None]
 
 
 def _child_env(env: dict[str, str]) -> dict[str, str]:
@@ -41,8 +41,8 @@ def _child_env(env: dict[str, str]) -> dict[str, str]:
     return {**base, **env}
 
 
-def _status(fake: FakeGitHub) -> Callable[[], str]:
-    def ended() -> str:
+def _status(fake: FakeGitHub) -> Callable[[], str | None]:
+    def ended() -> str | None:
         statuses = fake.repos[REPO].statuses.get(HEAD_SHA, [])
         if not statuses:
             return "no status"
@@ -64,7 +64,7 @@ def _stage1(tmp: Path, fake: FakeGitHub, head: dict[str, str | bytes]) -> Run:
     runner = tmp / "stage1" / "runner"
     runner.mkdir(parents=True)
     scenario = Scenario(workspace, runner, fake, head_repo="someone/repo")
-    return Run([], _child_env(scenario.env()), workspace, lambda: "stage 1 (no status)")
+    return Run([], _child_env(scenario.env()), workspace, lambda: None)
 
 
 def _pages(tag: str, n: int) -> str:
@@ -139,7 +139,7 @@ def merge(tmp: Path, fake: FakeGitHub, scale: float, stage: int) -> Run:
     subprocess.run(["git", "init", "-q", str(work)], check=True)
     argv = ["merge-driver", "base.json", "ours.json", "theirs.json"]
 
-    def ended() -> str:
+    def ended() -> str | None:
         data = json.loads((work / "ours.json").read_text(encoding="utf-8"))
         return f"{sum(len(g['snippets']) for g in data['files'].values())} entries merged"
 

@@ -16,6 +16,7 @@ the bound it hit is within bounds; a child past ``--cap`` seconds of CPU is stop
     python bench/pathological.py --shape NAME ...       # growth only, those shapes
     python bench/pathological.py --run NAME ...         # bounds only, those runs
     python bench/pathological.py --quick                # the runs at a tenth of their size (CI)
+    python bench/pathological.py --scale 0.33           # the runs at a third of their size
     python bench/pathological.py --code DIR --run ...   # another checkout's entrypoint (old code)
 """
 
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES), help="only these growth shapes")
     parser.add_argument("--run", action="append", choices=list(hostile_prs.SHAPES), help="only these runs")
     parser.add_argument("--quick", action="store_true", help="runs at a tenth of their size")
+    parser.add_argument("--scale", type=float, default=1.0, help="runs at this fraction of their size")
     parser.add_argument("--code", type=Path, default=REPO, help="the checkout whose entrypoint runs")
     parser.add_argument("--cap", type=float, default=3 * CPU_BOUND, help="CPU seconds before a run is stopped")
     args = parser.parse_args(argv)
@@ -84,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         growth(args.shape or sorted(SHAPES), args.max_bytes)
     if args.run or not args.shape:
         print()
-        return bounds(args.run or list(hostile_prs.SHAPES), 0.1 if args.quick else 1.0, args.code, args.cap)
+        return bounds(args.run or list(hostile_prs.SHAPES), 0.1 if args.quick else args.scale, args.code, args.cap)
     return 0
 
 
@@ -120,13 +122,13 @@ def bounds(names: list[str], scale: float, code: Path, cap: float) -> int:
         with tempfile.TemporaryDirectory() as tmp, FakeGitHub(token=TOKEN, max_page_size=100) as fake:
             run = build(Path(tmp), fake, scale, stage)
             code_, cpu_s, peak_mb, tail = _measure([sys.executable, str(code / "entrypoint.py"), *run.argv], run, cap)
-            ended = run.ended() if code_ >= 0 else f"stopped by signal {-code_} past {cap:g} s of CPU"
+            ended = (run.ended() or tail) if code_ >= 0 else f"stopped by signal {-code_} past {cap:g} s of CPU"
         met = cpu_s <= CPU_BOUND and peak_mb <= MEMORY_BOUND and code_ >= 0
         met_all &= met
         exit_text = f"exit {code_}; " if code_ >= 0 else ""
         print(
             f"{name:20} {cpu_s:>8.1f} {peak_mb:>8.0f} {f'{CPU_BOUND:g} s/{MEMORY_BOUND} MB':>12} "
-            f"{'yes' if met else 'NO':>4}  {exit_text}{ended}; {tail}",
+            f"{'yes' if met else 'NO':>4}  {exit_text}{ended}",
             flush=True,
         )
     return 0 if met_all else 1
