@@ -1,9 +1,11 @@
-"""Lint every workflow of the repository and every workflow example in README.md.
+"""Lint every workflow of the repository and every workflow example in its documentation.
 
     python .ci/lint_workflows.py [--repo DIR]
 
-README's ```yaml blocks that are workflows (a mapping with `on` and `jobs`) are written to
-temporary files, so the examples people copy are held to the same bar as the real ones:
+The ```yaml blocks that are workflows (a mapping with `on` and `jobs`) in the documentation
+pages (README.md and the other Markdown files at the top, every page under docs/, and
+bench/README.md) are written to temporary files, so the examples people copy are held to the
+same bar as the real ones:
 
 - zizmor --offline: every finding is printed; an error-level (high severity) finding fails.
   Findings silenced inline (`# zizmor: ignore[...]`) do not reach zizmor's report, so their
@@ -35,10 +37,15 @@ YAML_INFO = ("yaml", "yml")
 IGNORE_COMMENT = re.compile(r"#\s*zizmor:\s*ignore\[[^\]]*\].*")
 
 
+# The documentation pages, as globs relative to the repository root.
+PAGES = ("*.md", "docs/**/*.md", "bench/*.md")
+
+
 @dataclass(frozen=True)
 class Example:
-    line: int  # 1-based line of the opening fence in README
+    line: int  # 1-based line of the opening fence in its page
     text: str
+    page: str = "README.md"  # the page, relative to the repository root
 
 
 def is_workflow(text: str) -> bool:
@@ -50,14 +57,30 @@ def is_workflow(text: str) -> bool:
     return isinstance(data, dict) and "jobs" in data and ("on" in data or True in data)
 
 
-def readme_workflows(markdown: str) -> list[Example]:
+def readme_workflows(markdown: str, page: str = "README.md") -> list[Example]:
+    """The workflow examples of one Markdown page."""
     tokens = MarkdownIt("commonmark").parse(markdown)
     return [
-        Example(t.map[0] + 1, t.content)
+        Example(t.map[0] + 1, t.content, page)
         for t in tokens
         if t.type == "fence" and t.info.split()[:1] and t.info.split()[0].lower() in YAML_INFO and t.map
         if is_workflow(t.content)
     ]
+
+
+def pages(repo: Path) -> list[Path]:
+    """The documentation pages whose workflow examples are linted."""
+    found = {p for pattern in PAGES for p in repo.glob(pattern) if p.is_file()}
+    return sorted(found, key=lambda p: p.relative_to(repo).as_posix())
+
+
+def page_workflows(repo: Path) -> list[Example]:
+    """The workflow examples of every documentation page."""
+    out = []
+    for page in pages(repo):
+        rel = page.relative_to(repo).as_posix()
+        out += readme_workflows(page.read_text(encoding="utf-8"), rel)
+    return out
 
 
 def write_examples(examples: Sequence[Example], directory: Path) -> list[Path]:
@@ -65,7 +88,7 @@ def write_examples(examples: Sequence[Example], directory: Path) -> list[Path]:
     target.mkdir(parents=True, exist_ok=True)
     paths = []
     for example in examples:
-        path = target / f"README.md-line-{example.line}.yml"
+        path = target / f"{example.page.replace('/', '_')}-line-{example.line}.yml"
         path.write_text(example.text, encoding="utf-8")
         paths.append(path)
     return paths
@@ -76,7 +99,7 @@ def severe(findings: list[dict]) -> list[dict]:
 
 
 def shown(path: str) -> str:
-    """README copies by their own name (it carries the README line), others as given."""
+    """Copies of examples by their own name (it carries the page and line), others as given."""
     return path.rsplit("/", 1)[-1] if "/docsnippets-lint-" in path else path
 
 
@@ -150,10 +173,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lint_workflows: {names} not installed (pip install zizmor check-jsonschema)", file=sys.stderr)
         return 2
     workflows = sorted(p for p in (repo / ".github" / "workflows").glob("*.y*ml") if p.suffix in (".yml", ".yaml"))
-    examples = readme_workflows((repo / "README.md").read_text(encoding="utf-8"))
+    examples = page_workflows(repo)
     with tempfile.TemporaryDirectory(prefix="docsnippets-lint-") as tmp:
         copies = write_examples(examples, Path(tmp))
-        print(f"lint_workflows: {len(workflows)} workflow(s), {len(copies)} README example(s), action.yml")
+        where = ", ".join(sorted({e.page for e in examples})) or "no page"
+        counts = f"{len(workflows)} workflow(s), {len(copies)} documented example(s) ({where})"
+        print(f"lint_workflows: {counts}, action.yml")
         all_workflows = workflows + copies
         status = zizmor([*all_workflows, repo / "action.yml"], repo)
         status |= schemas(all_workflows, repo / "action.yml")

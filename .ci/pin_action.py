@@ -21,8 +21,17 @@ from pathlib import Path
 import yaml
 
 # The checkout's own atomic writer (stdlib only), so the release needs no install of the package.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from docsnippets.fileio import write_atomic
+# Only the checkout's: a docsnippets that happens to be installed for this python3 is another version.
+_SRC = Path(__file__).resolve().parents[1] / "src"
+if not (_SRC / "docsnippets" / "fileio.py").is_file():
+    print(
+        f"pin_action: {_SRC / 'docsnippets'} is missing; run this script from a checkout of docsnippets",
+        file=sys.stderr,
+    )
+    sys.exit(2)
+sys.path.insert(0, str(_SRC))
+sys.dont_write_bytecode = True  # the release commits from this checkout: leave no __pycache__ in it
+from docsnippets.fileio import write_atomic  # noqa: E402  (after the path above)
 
 _HOST = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::[0-9]{1,5})?"
 _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"

@@ -11,6 +11,7 @@ shows medians; peak RSS is the child's own ``ru_maxrss`` from ``wait4``.
     python bench/run.py                   # 10,000 files, 5 rounds
     python bench/run.py --scaling         # also 2,500/5,000/10,000 files and 1..300 changed files
     python bench/run.py --smoke           # tiny tree, 1 round, no timing claims (CI)
+    python bench/run.py --write-readme    # also put this run's goals in bench/README.md's table
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "src"))
 
 import generate  # noqa: E402  (a sibling script, not a package)
+import table  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "slime-docs-624b824a8"
 CODE = REPO.parent / "shared" / "corpus" / "slime-code-624b824a8"
@@ -292,21 +294,49 @@ def samples_of(modes: Sequence[Mode], samples: dict[str, Sample]) -> dict[str, S
     return {m.name: samples[m.name] for m in modes}
 
 
+def goal_value(g: Goal, samples: dict[str, Sample]) -> float | None:
+    """The ratio of the two modes' medians, or the mode's peak memory; None when not measured."""
+    if g.mode not in samples or (g.reference is not None and g.reference not in samples):
+        return None
+    s = samples[g.mode]
+    return s.peak_mb if g.reference is None else s.median / samples[g.reference].median
+
+
 def print_goals(goals: Sequence[Goal], samples: dict[str, Sample], title: str) -> bool:
     print(f"\n== {title}")
     widths = (56, 10, 10, 8, 5)
     print(fmt_row(("goal", "value", "limit", "unit", "met"), widths))
     all_met = True
     for g in goals:
-        if g.mode not in samples or (g.reference is not None and g.reference not in samples):
+        value = goal_value(g, samples)
+        if value is None:
             print(fmt_row((f"goal {g.label}", "skipped", g.limit, g.unit, "-"), widths))
             continue
-        s = samples[g.mode]
-        value = s.peak_mb if g.reference is None else s.median / samples[g.reference].median
         met = value <= g.limit
         all_met &= met
         print(fmt_row((f"goal {g.label}", f"{value:.3f}", g.limit, g.unit, "yes" if met else "NO"), widths))
     return all_met
+
+
+def goal_row(g: Goal, samples: dict[str, Sample]) -> table.Row:
+    """One goal as bench/README.md's table shows it."""
+    value = goal_value(g, samples)
+    unit = "×" if g.unit == "x" else g.unit
+    limit, goal = f"≤ {g.limit:g} {unit}", g.label.split(" <= ")[0]
+    if value is None:
+        return table.Row(goal, "skipped", "-", limit, None)
+    if g.reference is None:
+        return table.Row(goal, f"{value:.1f} MB", "", limit, value <= g.limit)
+    measured = f"{samples[g.mode].median:.3f} s / {samples[g.reference].median:.3f} s"
+    return table.Row(goal, measured, f"{value:.2f} ×", limit, value <= g.limit)
+
+
+def write_readme(path: Path, samples: dict[str, Sample], heading: str) -> None:
+    """This run's goals as the one table of bench/README.md (between its markers)."""
+    rows = [goal_row(g, samples) for g in (*GOALS, *EARLIER_GOALS)]
+    text = path.read_text(encoding="utf-8")
+    path.write_text(table.into_readme(text, table.markdown(heading, rows), str(path)), encoding="utf-8")
+    print(f"wrote the table of {path}")
 
 
 def tree_modes(python: str, tree: Path, manifest: Path, upd: Path, changed: list[str]) -> list[Mode]:
@@ -433,6 +463,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny tree, 1 round, temporary dir (CI)")
     parser.add_argument("--src", type=Path, default=REPO / "src", help="docsnippets sources the children import")
     parser.add_argument("--references", action="store_true", help="only goal 5 (reference check cost), more rounds")
+    parser.add_argument(
+        "--write-readme",
+        nargs="?",
+        type=Path,
+        const=HERE / "README.md",
+        metavar="PATH",
+        help="write this run's goals as the table of bench/README.md (or of PATH)",
+    )
     args = parser.parse_args(argv)
     python = sys.executable
     if args.references:
@@ -505,6 +543,13 @@ def main(argv: list[str] | None = None) -> int:
         all_met = print_goals(GOALS, samples, "goals of issue 20 (ratios of medians from this run, no cache)")
         print_goals(EARLIER_GOALS, samples, "earlier goals, kept to catch regressions")
         print(f"issue 20 goals met: {'yes' if all_met else 'NO'}")
+        if args.write_readme is not None:
+            heading = (
+                f"`python bench/run.py`: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+                f"{args.files:,} files, {args.repeat} rounds ({rounds} for the short modes), "
+                f"medians, {time.strftime('%Y-%m-%d')}."
+            )
+            write_readme(args.write_readme, samples, heading)
         print(f"(info) update / parse-all-block = {samples['update'].median / samples['parse-all-block'].median:.3f}")
         print(f"(info) update cached / update = {samples['update cached'].median / samples['update'].median:.3f}")
         if "slime parse floor" in samples:

@@ -5,12 +5,14 @@ the comment shows what the PR changed and that the manifest is stale. Reads ../s
 
     python bench/sample_comment.py            # print the comment
     python bench/sample_comment.py --readme   # write it into README.md's "A sample comment"
+
+In the README the comment is quoted (each line behind ``> ``), so that it shows there as the
+pull request shows it, set apart from the page around it.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -43,12 +45,22 @@ def slime_comment(base: Path, head: Path) -> str:
     return render.comment(report, ctx)
 
 
+BEGIN = "<!-- sample comment: written by python bench/sample_comment.py --readme -->\n"
+END = "<!-- end of the sample comment -->\n"
+
+
+def quoted(comment: str) -> str:
+    """The comment as a Markdown block quote: every line behind ``> `` (an empty one: ``>``)."""
+    return "".join(f"> {line}\n" if line else ">\n" for line in comment.removesuffix("\n").split("\n"))
+
+
 def into_readme(readme: str, comment: str) -> str:
-    """The README with the fenced sample under "### A sample comment" replaced."""
-    pattern = re.compile(r"(### A sample comment\n.*?\n````markdown\n)(.*?)(````\n)", re.S)
-    if not pattern.search(readme):
-        raise SystemExit("README.md: no ````markdown block under '### A sample comment'")
-    return pattern.sub(lambda m: m.group(1) + comment + m.group(3), readme, count=1)
+    """The README with the quoted sample between its two marker lines replaced."""
+    start = readme.find(BEGIN)
+    end = readme.find(END, start + len(BEGIN)) if start >= 0 else -1
+    if start < 0 or end < 0:
+        raise SystemExit(f"README.md: no sample comment between {BEGIN.strip()!r} and {END.strip()!r}")
+    return readme[: start + len(BEGIN)] + quoted(comment) + readme[end:]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,38 @@ from docsnippets.config import Config
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import pair_up
 from docsnippets.snippets.records import Inventory, Notice
-from tests.support.corpus import BASE, HEAD, SEED, copy_tree, need, write
+from tests.support.corpus import ABSENT, BASE, HEAD, SEED, SHARED, copy_tree, need, write
 
 TreeMaker = Callable[..., Path]
 FileWriter = Callable[[Path, dict[str, str | bytes]], Path]
+
+
+def _wants_shared(report: pytest.TestReport) -> bool:
+    longrepr = report.longrepr
+    return report.skipped and isinstance(longrepr, tuple) and str(longrepr[-1]).endswith(ABSENT)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line for the tests that skip because ../shared is absent, instead of one line each.
+
+    On a clone these are dozens of tests with one reason; listed one by one (``-ra``) they bury
+    the skips that say something. They stay counted as skipped in the final line: they are
+    set aside only while the short summary is written, then put back.
+    """
+    skipped = terminalreporter.stats.get("skipped", [])
+    corpus = [r for r in skipped if _wants_shared(r)]
+    if corpus:
+        terminalreporter.stats["skipped"] = [r for r in skipped if not _wants_shared(r)]
+    try:
+        return (yield)
+    finally:
+        if corpus:
+            terminalreporter.stats["skipped"] = skipped
+            terminalreporter.write_line(
+                f"{len(corpus)} tests skipped: they read the Slime corpus or the seed catalogue in "
+                f"../shared, which is not beside the checkout ({SHARED} is absent)"
+            )
 
 
 @pytest.fixture(autouse=True, scope="session")

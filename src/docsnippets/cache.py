@@ -1,4 +1,4 @@
-"""A local memo of per-file extraction results, keyed by content (an I/O edge, like tree.py).
+"""A local memo of per-file extraction results, keyed by content (an I/O edge, like sources/worktree.py).
 
 Parsing the Markdown is most of what a check costs, and the local loop (a pre-commit hook, a
 contributor re-running ``docsnippets check``) sees the same file contents again and again.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.support.corpus import BASE, HEAD
+from tests.support.corpus import BASE, HEAD, need
 from tests.support.fake_github import FakeGitHub
 from tests.support.scenario import PAGE, TOKEN, manifest_of
 
@@ -17,7 +17,6 @@ def fake():
 @pytest.fixture
 def manifests(tmp_path_factory):
     """The manifests `update` writes for the base and the head commit of the Slime change."""
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
+    need(HEAD, BASE)
     tmp = tmp_path_factory.mktemp("manifests")
     return {"base": manifest_of(BASE, tmp), "head": manifest_of(HEAD, tmp)}

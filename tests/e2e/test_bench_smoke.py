@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.corpus import CODE, HEAD
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF = 0.0005  # the printed values are rounded to three decimals
@@ -78,9 +79,11 @@ def ratio_bounds(top: float, bottom: float) -> tuple[float, float]:
 
 
 @pytest.mark.slow
-def test_bench_smoke_reports_every_mode_and_goal_consistently():
+def test_bench_smoke_reports_every_mode_and_goal_consistently(tmp_path: Path):
+    page = tmp_path / "README.md"
+    page.write_text((ROOT / "bench" / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "run.py"), "--smoke"],
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--smoke", "--write-readme", str(page)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -109,3 +112,17 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently():
             low, high = ratio_bounds(modes[mode][0], modes[reference][0])
             assert low - HALF <= number <= high + HALF, (label, done.stdout)
         assert verdict == ("yes" if number <= limit else "NO"), (label, done.stdout)
+
+    # The page's one table is this run's goals, and nothing else of the page changed.
+    table = load_script("bench/table.py", "bench_table")
+    before = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    after = page.read_text(encoding="utf-8")
+    head, rest = after.split(table.BEGIN + "\n", 1)
+    rows, tail = rest.split(table.END, 1)
+    assert before.startswith(head) and before.endswith(tail) and after.count(table.BEGIN) == 1
+    lines = [line for line in rows.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert [line.split(" | ")[0].removeprefix("| ") for line in lines] == [g.split(" <= ")[0] for g in GOALS]
+    for line, (label, (mode, _reference, _limit)) in zip(lines, GOALS.items(), strict=True):
+        verdict = goals[label][3]
+        assert line.endswith({"yes": "| ✅ |", "NO": "| ❌ |", "-": "| — |"}[verdict]), (line, verdict)
+        assert ("skipped" in line) == (mode not in modes), line

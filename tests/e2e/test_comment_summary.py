@@ -6,15 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import BASE, HEAD
+from tests.support.corpus import BASE, HEAD, need
 from tests.support.fake_github import FakeGitHub
 from tests.support.gfm import assert_structure
 from tests.support.scenario import TOKEN, manifest_of, slime_scenario
 
 
 def test_job_summary_and_comment_of_the_slime_pr(tmp_path: Path):
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
+    need(HEAD, BASE)
     with FakeGitHub(token=TOKEN) as fake:
         old = manifest_of(BASE, tmp_path)
         scenario = slime_scenario(tmp_path / "pr", fake, BASE, HEAD, head_manifest=old, base_manifest=old)
@@ -37,8 +36,7 @@ def test_job_summary_and_comment_of_the_slime_pr(tmp_path: Path):
     ],
 )
 def test_the_comment_template_input(tmp_path: Path, template, words):
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
+    need(HEAD, BASE)
     with FakeGitHub(token=TOKEN) as fake:
         old = manifest_of(BASE, tmp_path)
         scenario = slime_scenario(tmp_path / "pr", fake, BASE, HEAD, head_manifest=old, base_manifest=old)

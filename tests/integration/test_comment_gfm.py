@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.support.corpus import BASE, HEAD, write
+from tests.support.corpus import BASE, HEAD, need, write
 from tests.support.gfm import assert_structure, sample_comment, visible_items
 
 from docsnippets.cli import main
@@ -196,8 +196,7 @@ def test_markdown_format_from_the_cli(tmp_path: Path, capsys):
 
 @pytest.fixture
 def slime():
-    if not HEAD.exists() or not BASE.exists():
-        pytest.skip("../shared/corpus is absent")
+    need(HEAD, BASE)
     return BASE, HEAD
 
 

@@ -93,7 +93,7 @@ def test_a_commit_is_read_exactly_and_each_blob_once(fake: FakeGitHub) -> None:
     gh = client(fake)
     commit = GitHubCommit(gh.listing(HEAD), gh.blob, listed={"docs/listed.md"})
     paths = [" docs/a.md", "docs/a.md", "docs/b.md", "docs/big.md", "docs/link.md", "docs/sub.md", "docs/gone.md"]
-    got = commit.read_many([*paths, "docs/listed.md"], 50)
+    got = dict(commit.read_many([*paths, "docs/listed.md"], 50))
     assert got[" docs/a.md"] == got["docs/b.md"] == b"same bytes\n"
     assert got["docs/a.md"] == b"other\n"
     assert "larger than max_file_bytes (50 bytes)" in str(got["docs/big.md"])

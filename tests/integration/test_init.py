@@ -56,7 +56,7 @@ def test_init_on_slime_then_check_then_init_again(tmp_path, monkeypatch, capsys)
     monkeypatch.chdir(repo / "docs" / "zh")
     code, out, err = run(capsys, "init")
     assert code == 0, err
-    assert "wrote ../../documentation-snippets.json (27 snippets in 14 files, 12 pairs)" in out
+    assert "wrote ../../documentation-snippets.json (27 snippets in 14 files, 12 pairs; " in out
     counts = summary(repo / "documentation-snippets.json")
     assert (counts["fences"], counts["pairs"]) == (27, 12)
     # The defaults fit Slime: no config is written.

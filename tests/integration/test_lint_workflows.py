@@ -1,4 +1,4 @@
-"""CI's workflow linting (.ci/lint_workflows.py): repository workflows and README examples."""
+"""CI's workflow linting (.ci/lint_workflows.py): repository workflows and the examples in the docs."""
 
 from __future__ import annotations
 
@@ -87,20 +87,41 @@ def _run(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 @needs_linters
-def test_the_repository_and_its_readme_are_clean() -> None:
+def test_the_repository_and_its_docs_are_clean() -> None:
     done = _run(REPO)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 at error level" in done.stdout
     assert done.stdout.count("ok -- validation done") == 2
-    assert len(lint.readme_workflows((REPO / "README.md").read_text(encoding="utf-8"))) >= 2
+    assert len(lint.page_workflows(REPO)) >= 2 and "(docs/action.md)" in done.stdout
+
+
+def test_every_documentation_page_is_searched(tmp_path: Path) -> None:
+    """README, the other top-level pages, every page under docs/ and bench/README.md; not the
+    example docs the Action checks, nor anything in a virtualenv."""
+    page = f"# x\n\n```yaml\n{_workflow(PINNED_CHECKOUT)}```\n"
+    for rel in ("README.md", "CONTRIBUTING.md", "docs/action.md", "docs/deep/more.md", "bench/README.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(page, encoding="utf-8")
+    for rel in ("examples/a.md", ".venv/lib/README.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(page, encoding="utf-8")
+    found = [(e.page, e.line) for e in lint.page_workflows(tmp_path)]
+    expected = ["CONTRIBUTING.md", "README.md", "bench/README.md", "docs/action.md", "docs/deep/more.md"]
+    assert found == [(rel, 3) for rel in expected]
 
 
 @needs_linters
-def test_an_unpinned_readme_example_fails(tmp_path: Path) -> None:
-    readme = f"# x\n\n```yaml\n{_workflow('actions/checkout@v4')}```\n"
-    done = _run(_repo(tmp_path, readme, _workflow(PINNED_CHECKOUT)))
+def test_an_unpinned_example_fails(tmp_path: Path) -> None:
+    bad = f"# x\n\n```yaml\n{_workflow('actions/checkout@v4')}```\n"
+    done = _run(_repo(tmp_path, bad, _workflow(PINNED_CHECKOUT)))
     assert done.returncode == 1
     assert "README.md-line-3.yml" in done.stdout and "high [unpinned-uses]" in done.stdout
+    root = _repo(tmp_path / "in-docs", "# x\n", _workflow(PINNED_CHECKOUT))
+    (root / "docs").mkdir()
+    (root / "docs" / "action.md").write_text("# y\n\n" + bad, encoding="utf-8")
+    done = _run(root)
+    assert done.returncode == 1
+    assert "docs_action.md-line-5.yml" in done.stdout and "high [unpinned-uses]" in done.stdout
 
 
 @needs_linters
@@ -122,8 +143,8 @@ def test_a_schema_error_fails(tmp_path: Path) -> None:
 
 def _all_workflow_texts() -> dict[str, str]:
     texts = {p.name: p.read_text(encoding="utf-8") for p in sorted((REPO / ".github" / "workflows").glob("*.yml"))}
-    for example in lint.readme_workflows((REPO / "README.md").read_text(encoding="utf-8")):
-        texts[f"README.md:{example.line}"] = example.text
+    for example in lint.page_workflows(REPO):
+        texts[f"{example.page}:{example.line}"] = example.text
     return texts
 
 
@@ -134,7 +155,7 @@ def test_every_action_is_pinned_by_sha_with_its_version_and_no_pull_request_targ
 
     pinned = re.compile(r"uses: [\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+(?:\.\d+\.\d+)?$")
     texts = _all_workflow_texts()
-    assert len(texts) >= 5  # stage 1, stage 2, release; both README examples
+    assert len(texts) >= 5  # stage 1, stage 2, release; both examples in docs/action.md
     for name, text in texts.items():
         data = yaml.safe_load(text)
         triggers = data.get("on", data.get(True))

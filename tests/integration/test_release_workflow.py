@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,19 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def _python3_first(tmp: Path) -> str:
+    """PATH with this interpreter as ``python3``: the steps call ``python3``, and the one that
+    comes first on the tester's PATH may lack PyYAML (the workflow installs it on the runner)."""
+    shim = tmp / "python3-shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "python3").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    (shim / "python3").chmod(0o755)
+    return f"{shim}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
 def _bash(script: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", **env}
+    path = _python3_first(cwd.parent)
+    full = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "PATH": path, **env}
     # The runner runs `run:` scripts with `bash -e {0}`.
     return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, capture_output=True, text=True, env=full, check=False)
 
@@ -49,6 +61,9 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     shutil.copy2(REPO / "action.yml", work / "action.yml")
     (work / ".ci").mkdir()
     shutil.copy2(REPO / ".ci" / "pin_action.py", work / ".ci" / "pin_action.py")
+    # The script writes with the checkout's own src/docsnippets, as the workflow's checkout has it.
+    package = work / "src" / "docsnippets"
+    shutil.copytree(REPO / "src" / "docsnippets", package, ignore=shutil.ignore_patterns("__pycache__"))
     _git(work, "add", "-A")
     _git(work, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "main")
     _git(work, "tag", "v1.2.3")

@@ -19,15 +19,19 @@ HEAD = CORPUS / "slime-docs-624b824a8"
 BASE = CORPUS / "slime-docs-44d29ee59"
 CODE = CORPUS / "slime-code-624b824a8"
 SEED = SHARED / "spec" / "seed-catalogue.md"
+# Every skip for want of ../shared ends with these words: tests/conftest.py counts such skips
+# into one line instead of listing each, so that a clone's test run stays readable.
+ABSENT = "(../shared is not beside the checkout)"
 
 
-def need(path: Path) -> Path:
-    """The path, or a skip of the calling test when ../shared does not provide it."""
-    if not path.exists():
-        import pytest  # only here: .ci/container_e2e.py imports this module without pytest
+def need(*paths: Path) -> Path:
+    """The first path, or a skip of the calling test when ../shared does not provide them all."""
+    for path in paths:
+        if not path.exists():
+            import pytest  # only here: .ci/container_e2e.py imports this module without pytest
 
-        pytest.skip(f"{path} is absent (../shared is not beside the checkout)")
-    return path
+            pytest.skip(f"{path} is absent {ABSENT}")
+    return paths[0]
 
 
 def copy_tree(src: Path, dst: Path) -> Path:

@@ -25,7 +25,7 @@ def scan_tree(root: Path, config: Config, memo: Memo | None = None, *, prefilter
     source = WorkTree(root)
     pages = sorted(p for p in source.entries() if config.selects(p))
     snippets, notices, present = [], [], set()
-    for rel, data in source.read_many(pages, config.max_file_bytes).items():
+    for rel, data in source.read_many(pages, config.max_file_bytes):
         if isinstance(data, bytes):
             present.add(rel)
             found, problems = snippets_from_bytes(rel, data, config, prefilter=False, memo=memo)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from docsnippets.snippets.extract import oversized
 from docsnippets.sources import EntryKind, ModuleFiles, Read
@@ -33,8 +33,9 @@ class MemoryTree:
             return oversized(path, limit)
         return data
 
-    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
-        return {p: self.read(p, limit) for p in paths}
+    def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
+        for path in sorted(set(paths)):
+            yield path, self.read(path, limit)
 
     def code(self) -> ModuleFiles:
         return ListedModules(self.entries(), self.files.get)

@@ -1,17 +1,21 @@
-"""The workflows ``docsnippets init`` writes are README's recommended blocks, byte for byte."""
+"""The workflows ``docsnippets init`` writes are the blocks the docs recommend, byte for byte."""
 
 from __future__ import annotations
 
 import pytest
 from markdown_it import MarkdownIt
 from tests.support.corpus import REPO
+from tests.support.scripts import load_script
 
 from docsnippets.adopt.workflows import PLACEHOLDER_USES, WORKFLOWS, render, workflow_files
 
+# The pages CI lints are the pages whose workflow blocks must be what init writes.
+PAGES = load_script(".ci/lint_workflows.py", "lint_workflows").pages(REPO)
 
-def readme_blocks() -> dict[str, str]:
-    """README's yaml blocks whose first line names a workflow file: that path -> the block."""
-    tokens = MarkdownIt("commonmark").parse((REPO / "README.md").read_text(encoding="utf-8"))
+
+def page_blocks(page) -> dict[str, str]:
+    """A page's yaml blocks whose first line names a workflow file: that path -> the block."""
+    tokens = MarkdownIt("commonmark").parse(page.read_text(encoding="utf-8"))
     out = {}
     for token in tokens:
         first = token.content.split("\n", 1)[0] if token.type == "fence" else ""
@@ -20,10 +24,17 @@ def readme_blocks() -> dict[str, str]:
     return out
 
 
-def test_rendered_workflows_are_readmes_blocks_byte_for_byte():
-    blocks = readme_blocks()
+def test_the_action_page_holds_both_workflows_as_init_writes_them():
+    blocks = page_blocks(REPO / "docs" / "action.md")
     assert sorted(blocks) == sorted(WORKFLOWS)
     assert workflow_files() == blocks
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_every_workflow_block_of_every_page_is_what_init_writes(page):
+    written = workflow_files()
+    for path, block in page_blocks(page).items():
+        assert block == written.get(path), f"{page.relative_to(REPO)}: the block of {path} is not what init writes"
 
 
 def test_the_action_reference_is_the_only_thing_that_varies():

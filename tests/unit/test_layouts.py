@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from docsnippets.config import PairRule, from_mapping
-from docsnippets.snippets.layouts import Layout, describe, missing_rules, pairs_under, recognise, rules_yaml
+from docsnippets.config import Config, PairRule, from_mapping
+from docsnippets.snippets.layouts import Layout, describe, hints, missing_rules, pairs_under, recognise, rules_yaml
 
 
 def _tree(en: list[str], zh: list[str], other: tuple[str, ...] = ()) -> list[str]:
@@ -142,3 +142,14 @@ def test_the_yaml_round_trips_through_the_config_whatever_the_names(prefix: str)
     config = from_mapping(yaml.safe_load(text), "test")
     assert config.pair_rules == (PairRule(f"{prefix}/en/{{path}}", f"{prefix}/zh/{{path}}"),)
     assert "\n" not in text.rstrip("\n").split("\n", 1)[1]
+
+
+def test_hints_are_the_layouts_one_pair_suggests_and_never_the_settled_ones():
+    files = ["guide/en/start.md", "guide/zh_cn/start.md", "docs/en/a.md", "docs/zh_cn/a.md", "docs/en/b.md"]
+    files += ["docs/zh_cn/b.md", "notes.md"]
+    [(layout, evidence)] = hints(files, Config().pair_rules)
+    assert (layout.rule.en, layout.rule.zh, layout.pairs) == ("guide/en/{path}", "guide/zh_cn/{path}", 1)
+    assert evidence == ("guide/en/start.md", "guide/zh_cn/start.md")
+    assert [lay.rule.zh for lay in recognise(files)] == ["docs/zh_cn/{path}"]  # two pairs: settled, not a hint
+    assert hints(["a.md", "b.md"], Config().pair_rules) == ()
+    assert hints(["x.md", "x_zh.md"], Config().pair_rules) == ()  # what the rules already pair

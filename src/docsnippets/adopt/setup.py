@@ -13,6 +13,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docsnippets.adopt import evidence, ignores
+from docsnippets.adopt.pending import Pending, pending
+from docsnippets.adopt.permalinks import Permalinks, permalinks
 from docsnippets.adopt.workflows import workflow_files
 from docsnippets.config import Config, from_mapping
 from docsnippets.configfile import load as load_config
@@ -21,6 +24,7 @@ from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
 from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
+from docsnippets.snippets.records import Inventory
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, is_git_root, origin_repository
 from docsnippets.update import update
@@ -58,12 +62,20 @@ class Step:
     def changes(self) -> bool:
         return self.outcome in PLANNED
 
+    @property
+    def ours(self) -> bool:
+        """A file of the adoption: written by init, or one it would write that is already there
+        (not the user's own version of it, nor a git setting)."""
+        return not self.target.startswith("git ") and not self.detail.startswith(("differs", "names another"))
+
 
 @dataclass(frozen=True)
 class InitResult:
     steps: tuple[Step, ...]
     layout: str  # what the file names showed, for people
     summary: str  # the manifest's counts, or why there are none
+    found: tuple[str, ...] = ()  # said first: nothing to check, or examples none of which pairs
+    pending: Pending | None = None  # what is left to do (None on a dry run: nothing was done)
 
 
 def _read(path: Path, root: Path) -> bytes | None:
@@ -75,7 +87,7 @@ def _read(path: Path, root: Path) -> bytes | None:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    import subprocess  # here, as in tree.py: most commands never run git
+    import subprocess  # here, as in sources/worktree.py: most commands never run git
 
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
@@ -89,15 +101,15 @@ def _config_text(layouts: tuple[Layout, ...]) -> str:
     return (
         f"# Written by `docsnippets init` from the file names: {sum(lay.files for lay in layouts)} files pair up\n"
         f"# under these rules ({counts} pairs), a layout the default rules do not describe.\n"
-        "# README's Configuration section lists the other settings.\n" + rules_yaml(lay.rule for lay in layouts)
+        "# The other settings: docs/cli.md (Configuration) in the docsnippets repository.\n"
+        + rules_yaml(lay.rule for lay in layouts)
     )
 
 
-def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
+def _config_step(root: Path, files: list[str], *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
     existing = next((name for name in CONFIG_FILENAMES if (root / name).exists()), None)
     current = load_config(None, root)
-    files = [p for p in WorkTree(root).entries() if current.selects(p)]
-    layouts = recognise(files)
+    layouts = recognise([p for p in files if current.selects(p)])
     found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
     if not missing_rules(layouts, Config().pair_rules):
         if layouts:
@@ -117,10 +129,12 @@ def _config_step(root: Path, *, force: bool, dry_run: bool) -> tuple[Config, Ste
     return config, Step(name, Outcome.WROTE, "the default pair rules do not fit"), found
 
 
-def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) -> tuple[Step, str]:
+def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) -> tuple[Step, Inventory]:
     path = root / DEFAULT_MANIFEST
     if path.exists() and not force:
-        return Step(DEFAULT_MANIFEST, Outcome.KEPT, "exists; `docsnippets update` refreshes it"), "kept as it is"
+        inventory, _ = whole(WorkTree(root), config)
+        return Step(DEFAULT_MANIFEST, Outcome.KEPT, "exists; `docsnippets update` refreshes it"), inventory
+    links: Permalinks = permalinks(root, config)
     if dry_run:
         inventory, _ = whole(WorkTree(root), config)
         written = True
@@ -129,15 +143,15 @@ def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) ->
             WorkTree(root),
             config,
             path,
-            repository=None,
-            commit=None,
+            repository=links.repository,
+            commit=links.commit,
             force=force,
-            detect=lambda: origin_repository(root),
+            detect=lambda: origin_repository(root, config.server_url),
         )
         inventory, written = result.inventory, result.written
     s = mf.summarize(inventory)
-    summary = f"{s['fences']} snippets in {s['files']} files, {s['pairs']} pairs"
-    return Step(DEFAULT_MANIFEST, Outcome.WROTE if written else Outcome.UNCHANGED, summary), summary
+    summary = f"{s['fences']} snippets in {s['files']} files, {s['pairs']} pairs; {links.describe()}"
+    return Step(DEFAULT_MANIFEST, Outcome.WROTE if written else Outcome.UNCHANGED, summary), inventory
 
 
 def _file_step(root: Path, rel: str, text: str, *, force: bool, dry_run: bool) -> Step:
@@ -179,16 +193,40 @@ def _driver_step(root: Path, *, force: bool, dry_run: bool) -> Step:
     return Step(target, Outcome.SET, f"{DRIVER}, in this clone only")
 
 
+def _ignore_steps(root: Path, paths: list[str], *, dry_run: bool) -> list[Step]:
+    """The ignore-file lines that let git add what init wrote, one step per file they go in."""
+    steps = []
+    for home, lines in ignores.plan(root, paths).negate.items():
+        old = _read(root / home, root)
+        if not dry_run:
+            write_atomic(root / home, ignores.appended(old, lines), root=root)
+        steps.append(Step(home, Outcome.APPENDED if old else Outcome.WROTE, ", ".join(lines)))
+    return steps
+
+
 def init(root: Path, *, uses: str, force: bool = False, dry_run: bool = False) -> InitResult:
     """Set up docsnippets at ``root``, the top of a git work tree."""
     if not is_git_root(root):
+        import shutil  # here: only a failed check needs to tell why
+
+        if shutil.which("git") is None:  # is_git_root cannot tell "no git" from "no repository"
+            raise SourceError(f"{root}: git is not installed; install git and run `docsnippets init` again")
         raise SourceError(
             f"{root}: not the top of a git work tree; run `docsnippets init` inside a git repository "
             "(or pass its top to --root)"
         )
-    config, config_step, layout = _config_step(root, force=force, dry_run=dry_run)
-    manifest_step, summary = _manifest_step(root, config, force=force, dry_run=dry_run)
+    files = WorkTree(root).entries()
+    config, config_step, layout = _config_step(root, files, force=force, dry_run=dry_run)
+    manifest_step, inventory = _manifest_step(root, config, force=force, dry_run=dry_run)
+    markdown = [p for p in files if config.selects(p)]
+    zero = evidence.nothing_to_check(inventory, len(markdown))
+    found = (zero,) if zero else evidence.unpaired(inventory, markdown, config)
     steps = [s for s in (config_step, manifest_step) if s is not None]
     steps += [_file_step(root, rel, text, force=force, dry_run=dry_run) for rel, text in workflow_files(uses).items()]
-    steps += [_attributes_step(root, force=force, dry_run=dry_run), _driver_step(root, force=force, dry_run=dry_run)]
-    return InitResult(tuple(steps), layout, summary)
+    steps += [_attributes_step(root, force=force, dry_run=dry_run)]
+    adoption = [s.target for s in steps if s.ours]
+    steps += _ignore_steps(root, adoption, dry_run=dry_run)
+    steps += [_driver_step(root, force=force, dry_run=dry_run)]
+    if dry_run:
+        return InitResult(tuple(steps), layout, manifest_step.detail, found)
+    return InitResult(tuple(steps), layout, manifest_step.detail, found, pending(root, adoption))

@@ -1,7 +1,7 @@
-"""The two workflow files ``init`` writes, from the templates README's recommended blocks are.
+"""The two workflow files ``init`` writes, from templates that are the blocks docs/action.md recommends.
 
 The templates hold GitHub's own ``${{ … }}`` expressions, so Jinja's variables are spelled
-``[[ … ]]`` here; a test keeps the rendered files byte-identical to README's blocks.
+``[[ … ]]`` here; a test keeps the rendered files byte-identical to those blocks.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import re
 from functools import cache
 from pathlib import Path
 
-# README's placeholder: the user pins the release commit they use (see README, Releases).
-PLACEHOLDER_USES = "OWNER/docsnippets@0000000000000000000000000000000000000000 # v1"
+# The placeholder the user replaces with the release commit they use (RELEASING.md).
+PLACEHOLDER_ACTION = "OWNER/docsnippets@0000000000000000000000000000000000000000"
+PLACEHOLDER_USES = f"{PLACEHOLDER_ACTION} # v1"
 # What --action may name: a repository at a full commit SHA, nothing YAML could misread.
 ACTION_REF = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[0-9a-f]{40}")
 # Relative path -> template, in the order they are written.

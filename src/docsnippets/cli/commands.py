@@ -59,7 +59,7 @@ def cmd_update(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
         commit=args.commit,
         force=args.force,
         memo=memo,
-        detect=lambda: origin_repository(root),
+        detect=lambda: origin_repository(root, config.server_url),
     )
     for notice in result.inventory.notices:
         print(f"docsnippets: warning: {visible(str(notice))}", file=sys.stderr)

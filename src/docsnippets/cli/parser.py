@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--comment-template",
             type=Path,
             metavar="FILE",
-            help="Jinja2 template for --format markdown instead of the packaged one (README lists its variables)",
+            help="Jinja2 template for --format markdown (default: the packaged one; see docs/action.md)",
         )
 
     up = sub.add_parser("update", help="write the manifest from the tree")

@@ -25,7 +25,8 @@ def check_ref(ref: str) -> str:
     return ref
 
 
-def _git(root: Path, args: list[str], stdin: bytes | None = None) -> bytes:
+def git_output(root: Path, args: list[str], stdin: bytes | None = None, ok: tuple[int, ...] = (0,)) -> bytes:
+    """git's standard output; an exit code not in ``ok`` is a :class:`GitError` naming it."""
     try:
         done = subprocess.run(
             ["git", "-C", str(root), *args],
@@ -38,7 +39,7 @@ def _git(root: Path, args: list[str], stdin: bytes | None = None) -> bytes:
         raise GitError("git is not installed; install git to compare refs") from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"git {args[0]} failed ({type(exc).__name__}); check the repository at {root}") from None
-    if done.returncode != 0:
+    if done.returncode not in ok:
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
         first = detail[0] if detail else f"exit {done.returncode}"
         raise GitError(f"git {args[0]}: {first}")
@@ -47,7 +48,7 @@ def _git(root: Path, args: list[str], stdin: bytes | None = None) -> bytes:
 
 def _quiet(root: Path, args: list[str]) -> str | None:
     try:
-        return _git(root, args).decode("utf-8", "surrogateescape").strip() or None
+        return git_output(root, args).decode("utf-8", "surrogateescape").strip() or None
     except GitError:
         return None
 
@@ -80,7 +81,7 @@ def default_base(root: Path) -> str:
 def list_objects(root: Path, commit: str) -> dict[str, tuple[EntryKind, str, int]]:
     """path (relative to ``root``) -> (kind, object id, size) of every file at ``commit`` under ``root``."""
     out: dict[str, tuple[EntryKind, str, int]] = {}
-    raw = _git(root, ["ls-tree", "-r", "-z", "-l", "--end-of-options", check_ref(commit)])
+    raw = git_output(root, ["ls-tree", "-r", "-z", "-l", "--end-of-options", check_ref(commit)])
     for entry in raw.split(b"\0"):
         if not entry:
             continue
@@ -103,7 +104,7 @@ def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
     wanted = sorted(set(shas))
     if not wanted:
         return {}
-    raw = _git(root, ["cat-file", "--batch"], ("\n".join(wanted) + "\n").encode("ascii"))
+    raw = git_output(root, ["cat-file", "--batch"], ("\n".join(wanted) + "\n").encode("ascii"))
     out: dict[str, bytes] = {}
     pos = 0
     for sha in wanted:
@@ -123,8 +124,8 @@ def changed_paths(root: Path, base: str, head: str | None) -> list[str]:
     args = ["diff", "--name-only", "--no-renames", "--relative", "-z", check_ref(base)]
     if head is not None:
         args.append(check_ref(head))
-    names = {p for p in _git(root, [*args, "--"]).decode("utf-8", "surrogateescape").split("\0") if p}
+    names = {p for p in git_output(root, [*args, "--"]).decode("utf-8", "surrogateescape").split("\0") if p}
     if head is None:
-        untracked = _git(root, ["ls-files", "-z", "--others", "--exclude-standard"])
+        untracked = git_output(root, ["ls-files", "-z", "--others", "--exclude-standard"])
         names.update(p for p in untracked.decode("utf-8", "surrogateescape").split("\0") if p)
     return sorted(names)

@@ -10,7 +10,7 @@ name; a file over the size limit is skipped unread, as a local run skips it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.listing import CommitListing, ListingEntry, kind_of, refusal_of
@@ -66,8 +66,9 @@ class GitHubCommit:
             return oversized(path, limit)  # never downloaded
         return self._bytes(entry, limit)
 
-    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
-        return {path: self.read(path, limit) for path in sorted(set(paths))}
+    def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
+        for path in sorted(set(paths)):
+            yield path, self.read(path, limit)
 
     def code(self) -> ModuleFiles:
         return ListedModules(self._entries, self._module)

@@ -5,7 +5,7 @@ passes ``with:`` inputs, upper-cased with hyphens kept; or a plain variable), ho
 parsed and what it is when absent. Nothing else in the Action reads the environment.
 
 The ``DOCSNIPPETS_HTTP_*`` and ``DOCSNIPPETS_PER_PAGE`` variables tune the API client (the
-README's *API use* lists them); the tests set them to talk fast to the fake API.
+docs/action.md lists them); the tests set them to talk fast to the fake API.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ SOURCES: Mapping[str, Source] = {
     "per_page": _env("DOCSNIPPETS_PER_PAGE", _count, "100"),
     # PyGithub's spacing between requests (GitHub's advice against secondary rate limits)
     "http_pace": _env("DOCSNIPPETS_HTTP_PACE", _number, "0.25"),
-    # Requests one run may send to read a PR (README: "API use"); a PR needing more is refused
+    # Requests one run may send to read a PR (docs/action.md: the request budget); a PR needing more is refused
     "request_budget": _env("DOCSNIPPETS_REQUEST_BUDGET", _count, "300"),
     # Stage 2 reads the head commit as one archive within these bounds (inflated bytes, members);
     # a larger commit is read file by file, without the code check (docs/action.md: "Stage 2")

@@ -238,7 +238,7 @@ def template_path(settings: Settings) -> Path | None:
 def _fork_note(error: Exception) -> str:
     return (
         f"{error}. This token cannot comment (a fork PR's token is read-only): the comment comes "
-        "from the second workflow (docsnippets-comment.yml, see 'Use it in a workflow' in the docsnippets README)"
+        "from the second workflow (docsnippets-comment.yml, see docs/action.md in the docsnippets repository)"
     )
 
 

@@ -8,11 +8,12 @@ does not read, so its cost follows the change rather than the tree.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 
 from docsnippets import work
 from docsnippets.config import Config
+from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.extract import Memo, snippets_from_bytes
 from docsnippets.snippets.pairs import Settled, pair_up
 from docsnippets.snippets.records import Inventory, Notice, Snippet
@@ -66,19 +67,20 @@ def _page(rel: str, data: bytes, config: Config, memo: Memo | None) -> _Page:
     return _Page(rel, found, problems, bool(passed))
 
 
-def extract(reads: Mapping[str, Read], config: Config, memo: Memo | None = None) -> Extracted:
-    """The snippets of the files read, in path order; a file that is absent is not present.
+def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None = None) -> Extracted:
+    """The snippets of the files read, in the order read (path order); a file that is absent is
+    not present. Each file's bytes are let go once its snippets are out.
 
-    Bytes met before under another path (a page copied K times) are parsed once; every
-    copy that passed the prefilter counts against the run's bound on parsed bytes."""
+    Bytes met before under another path (a page copied K times) are parsed once, known by
+    their hash; every copy that passed the prefilter counts against the run's bound on
+    parsed bytes."""
     snippets: list[Snippet] = []
     notices: list[Notice] = []
     refused: list[Refusal] = []
     present: set[str] = set()
-    pages: dict[bytes, _Page] = {}
-    for rel in sorted(reads):
+    pages: dict[bytes, _Page] = {}  # by the SHA-256 of the bytes
+    for rel, data in reads:
         work.check()
-        data = reads[rel]
         if not _utf8_name(rel):
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             notices.append(Notice(shown, "file name is not valid UTF-8; skipped - rename the file"))
@@ -92,9 +94,10 @@ def extract(reads: Mapping[str, Read], config: Config, memo: Memo | None = None)
             refused.append(data)
             continue
         present.add(rel)
-        page = pages.get(data)
+        key = sha256(data).digest()
+        page = pages.get(key)
         if page is None:
-            page = pages[data] = _page(rel, data, config, memo)
+            page = pages[key] = _page(rel, data, config, memo)
         elif page.parsed:
             work.parse(len(data), rel)
         found, problems = page.at(rel)

@@ -84,7 +84,7 @@ class _Lists:
 
 
 def context(freshness: Report, ctx: CommentContext, short: Shortening, lists: _Lists | None = None) -> dict[str, Any]:
-    """The template's variables (README lists them); every string in it is safe Markdown."""
+    """The template's variables (docs/action.md lists them); every string in it is safe Markdown."""
     changes = ctx.changes
     listed = changes if changes is not None else freshness
     verdict = verdict_of(freshness, ctx)

@@ -88,8 +88,8 @@ def pairs_under(rules: Sequence[PairRule], files: Collection[str]) -> set[tuple[
     return out
 
 
-def recognise(files: Collection[str]) -> tuple[Layout, ...]:
-    """The layouts the paths show, strongest first; each adds at least MIN_PAIRS new pairs."""
+def _ranked(files: Collection[str]) -> list[tuple[PairRule, set[tuple[str, str]]]]:
+    """Every candidate rule with the file pairs it makes, most pairs first."""
     present = set(files)
     counts: dict[PairRule, set[tuple[str, str]]] = {}
     for path in sorted(present):
@@ -97,17 +97,33 @@ def recognise(files: Collection[str]) -> tuple[Layout, ...]:
             other = _partner(rule, path)
             if other is not None and other in present:
                 counts.setdefault(rule, set()).add((path, other))
-    ranked = sorted(counts.items(), key=lambda item: (-len(item[1]), item[0].en, item[0].zh))
+    return sorted(counts.items(), key=lambda item: (-len(item[1]), item[0].en, item[0].zh))
+
+
+def _chosen(ranked: Iterable[tuple[PairRule, set[tuple[str, str]]]], least: int) -> list[tuple[Layout, set]]:
     used: set[str] = set()
-    chosen: list[Layout] = []
+    chosen = []
     for rule, pairs in ranked:
         fresh = {(en, zh) for en, zh in pairs if en not in used and zh not in used}
-        if len(fresh) >= MIN_PAIRS:
-            chosen.append(Layout(rule, len(fresh)))
+        if len(fresh) >= least:
+            chosen.append((Layout(rule, len(fresh)), fresh))
             used.update(f for pair in fresh for f in pair)
+    return chosen
+
+
+def recognise(files: Collection[str]) -> tuple[Layout, ...]:
+    """The layouts the paths show, strongest first; each adds at least MIN_PAIRS new pairs."""
+    chosen = [layout for layout, _ in _chosen(_ranked(files), MIN_PAIRS)]
     # Directory rules before suffix rules, as in the defaults: a file under docs/en/ that also
     # has a name_zh.md twin belongs to the directory layout.
     return tuple(sorted(chosen, key=lambda layout: (layout.rule.en.startswith("{"), -layout.pairs)))
+
+
+def hints(files: Collection[str], configured: Sequence[PairRule]) -> tuple[tuple[Layout, tuple[str, str]], ...]:
+    """Rules the names suggest but that pair too few files to be believed (fewer than
+    MIN_PAIRS), each with one file pair as its evidence: shown to people, never acted on."""
+    settled = {layout.rule for layout in recognise(files)} | set(configured)
+    return tuple((layout, min(pairs)) for layout, pairs in _chosen(_ranked(files), 1) if layout.rule not in settled)
 
 
 def missing_rules(layouts: Sequence[Layout], configured: Sequence[PairRule]) -> tuple[Layout, ...]:

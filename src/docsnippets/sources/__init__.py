@@ -17,7 +17,7 @@ a :class:`SourceError`, never an absence.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -99,8 +99,9 @@ class FileSource(Protocol):
     def read(self, path: str, limit: int) -> Read:
         """The bytes of ``path``, reading at most ``limit`` of them (a larger file is a Notice)."""
 
-    def read_many(self, paths: Iterable[str], limit: int) -> Mapping[str, Read]:
-        """:meth:`read` of several paths, in one go where the tree allows it."""
+    def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
+        """:meth:`read` of several paths, each once, in path order. Pairs are made as they are
+        consumed where the tree allows it, so a large tree is never held whole in memory."""
 
     def code(self) -> ModuleFiles:
         """The tree's code, for the reference check."""

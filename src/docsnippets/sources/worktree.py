@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from docsnippets.constants import CONFIG_FILENAMES, DEFAULT_MANIFEST
+from docsnippets.links import repository_of_remote
 from docsnippets.sources import EntryKind, ModuleFiles, Read, SourceError
 from docsnippets.sources.disk import kind_of, read_listed
 
@@ -44,8 +45,9 @@ class WorkTree:
     def read(self, path: str, limit: int) -> Read:
         return read_listed(self.root, path, path in self._regular, limit)
 
-    def read_many(self, paths: Iterable[str], limit: int) -> dict[str, Read]:
-        return {path: self.read(path, limit) for path in paths}
+    def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
+        for path in sorted(set(paths)):
+            yield path, self.read(path, limit)
 
     def code(self) -> ModuleFiles:
         from docsnippets.sources.directory import DirectoryFiles  # only a tree with code to judge
@@ -201,12 +203,10 @@ def _os_walk(root: Path, top: str) -> list[str]:
     return sorted(out)
 
 
-_REMOTE = re.compile(r"(?:github\.com[:/]|^https?://[^/]+/)([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
-
-
-def origin_repository(root: Path) -> str | None:
-    """OWNER/NAME from the ``origin`` remote, or None (not a git work tree, no such remote)."""
+def origin_repository(root: Path, server_url: str = "https://github.com") -> str | None:
+    """OWNER/NAME from the ``origin`` remote when it names a repository on ``server_url``, or
+    None (not a git work tree, no such remote, another host, a URL that is not a repository's)."""
     if not is_git_root(root):
         return None
-    match = _REMOTE.search((_git(root, "remote", "get-url", "origin") or "").strip())
-    return match.group(1) if match else None
+    url = _git(root, "remote", "get-url", "origin")
+    return repository_of_remote(url.removesuffix("\n"), server_url) if url else None
