@@ -127,7 +127,7 @@ def bounds(names: list[str], scale: float, code: Path, cap: float) -> int:
         met_all &= met
         exit_text = f"exit {code_}; " if code_ >= 0 else ""
         print(
-            f"{name:20} {cpu_s:>8.1f} {peak_mb:>8.0f} {f'{CPU_BOUND:g} s/{MEMORY_BOUND} MB':>12} "
+            f"{name:20} {cpu_s:>8.1f} {peak_mb:>8.0f} {f'{CPU_BOUND:g}s/{MEMORY_BOUND}MB':>12} "
             f"{'yes' if met else 'NO':>4}  {exit_text}{ended}",
             flush=True,
         )

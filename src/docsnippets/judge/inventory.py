@@ -78,7 +78,7 @@ def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None
     notices: list[Notice] = []
     refused: list[Refusal] = []
     present: set[str] = set()
-    pages: dict[bytes, _Page] = {}  # by the SHA-256 of the bytes
+    pages: dict[bytes, _Page] = {}  # those parsed, by the SHA-256 of their bytes
     for rel, data in reads:
         work.check()
         if not _utf8_name(rel):
@@ -97,8 +97,10 @@ def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None
         key = sha256(data).digest()
         page = pages.get(key)
         if page is None:
-            page = pages[key] = _page(rel, data, config, memo)
-        elif page.parsed:
+            page = _page(rel, data, config, memo)
+            if page.parsed:  # one the prefilter let go costs no more to meet again
+                pages[key] = page
+        else:
             work.parse(len(data), rel)
         found, problems = page.at(rel)
         snippets.extend(found)
