@@ -10,6 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from docsnippets.visible import quoted
+
 DEFAULT_LANGUAGES = ("python", "python3", "py")
 DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessing", "_thread")
 DEFAULT_EXTENSIONS = (".md", ".markdown")
@@ -66,12 +68,13 @@ class PairRule:
             leftover = _PLACEHOLDER.sub("", side)
             if not slots or "{" in leftover or "}" in leftover:
                 raise ConfigError(
-                    f"{where}: pair rule template {side!r} needs {{path}}, or {{dir}} and {{name}}, and no other braces"
+                    f"{where}: pair rule template {quoted(side)} needs {{path}}, or {{dir}} and {{name}}, "
+                    "and no other braces"
                 )
             if len(set(slots)) != len(slots):
-                raise ConfigError(f"{where}: pair rule template {side!r} uses a slot twice; use each slot once")
+                raise ConfigError(f"{where}: pair rule template {quoted(side)} uses a slot twice; use each slot once")
         if sorted(_PLACEHOLDER.findall(self.en)) != sorted(_PLACEHOLDER.findall(self.zh)):
-            raise ConfigError(f"{where}: pair rule {self.en!r} -> {self.zh!r} must use the same slots")
+            raise ConfigError(f"{where}: pair rule {quoted(self.en)} -> {quoted(self.zh)} must use the same slots")
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ def _exclude(value: Any, key: str, where: str) -> tuple[str, ...]:
     for pattern in patterns:
         if pattern.startswith("/") or "\\" in pattern or pattern.count("[") != pattern.count("]"):
             raise ConfigError(
-                f"{where}: bad glob {pattern!r} in 'exclude': use a relative path pattern "
+                f"{where}: bad glob {quoted(pattern)} in 'exclude': use a relative path pattern "
                 "with '/', such as 'docs/archive/*'"
             )
     return patterns
@@ -168,7 +171,7 @@ def _packages(value: Any, key: str, where: str) -> tuple[str, ...]:
     names = _str_list(value, key, where)
     for name in names:
         if not name.isidentifier():
-            raise ConfigError(f"{where}: '{key}' holds {name!r}; list top-level package names such as 'slime'")
+            raise ConfigError(f"{where}: '{key}' holds {quoted(name)}; list top-level package names such as 'slime'")
     return names
 
 

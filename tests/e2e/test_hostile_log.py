@@ -40,7 +40,7 @@ def test_stage_1_log_of_a_stale_file_with_a_hostile_name(tmp_path, fake):
     assert result.code == 1, result.stdout + result.stderr
     assert_obeys_nothing_injected(result)
     [stale] = [a for a in result.annotations if a.startswith("::error ")]
-    assert "file=docs/en/evil%0A%3A%3Aset-output" in stale
+    assert "file=docs/en/evil\\u{000A}%3A%3Aset-output" in stale  # the one visible form, then %-escaped
 
 
 def test_stage_1_log_of_a_hostile_manifest(tmp_path, fake):
@@ -64,13 +64,13 @@ def test_stage_2_log_of_a_directory_under_a_hostile_name(tmp_path, fake):
     files[0]["filename"] = EVIL
     result = pr.stage2().run()
     assert result.code != 0, result.stdout + result.stderr
-    assert "evil%0A::set-output" in result.stdout + result.stderr
+    assert "evil\\u{000A}::set-output" in result.stdout + result.stderr
     assert_obeys_nothing_injected(result)
     # The status names the file too: on one line, within GitHub's 140 characters.
     [status] = pr.statuses()
     assert status["state"] == "error"
     assert "\n" not in status["description"] and len(status["description"]) <= 140
-    assert "evil ::set-output" in status["description"]
+    assert "evil\\u{000A}::set-output" in status["description"]
     for comment in fake.comments(REPO, 42):  # the reason, for the author, shown inert
         assert_structure(comment.body, allowed=frozenset({"blockquote"}))
 

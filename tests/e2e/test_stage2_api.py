@@ -221,16 +221,17 @@ def test_an_unreadable_head_manifest_gets_an_error_status_that_says_why(tmp_path
 
 
 def test_a_flood_of_comments_cannot_keep_the_status_from_being_set(tmp_path, fake):
-    """Anyone can comment on a PR: past the budget the sticky comment gives up, never the status."""
+    """Anyone can comment on a PR: the sticky comment is looked for on a few pages only, so
+    the status is the verdict however many there are (tests/e2e/test_comment_flood.py)."""
     head = {**BASE, "docs/en/a.md": page(2), "docs/zh/a.md": page(2, zh=True)}
     pr = small_pr(tmp_path, fake, BASE, head)
     for i in range(120):  # 40 pages of 3: more than the delivery allowance
         fake.add_comment(REPO, 42, f"spam {i}", user="mallory")
     result = pr.scenario.run()
-    assert result.code == 2, result.stdout + result.stderr
+    assert result.code == 0, result.stdout + result.stderr
     [status] = pr.statuses()
-    assert status["state"] == "error" and "budget" in status["description"]
-    assert all(c.user == "mallory" for c in fake.comments(REPO, 42))
+    assert status["state"] in ("success", "failure") and "budget" not in status["description"]
+    assert [c.user for c in fake.comments(REPO, 42)].count("mallory") == 120
 
 
 def test_a_file_list_from_another_head_cannot_hide_a_stale_file(tmp_path, fake):

@@ -72,6 +72,11 @@ def pages(items: int) -> int:
     return max(1, math.ceil(items / PAGE))
 
 
+def searched(items: int) -> int:
+    """The pages a search for our comment reads when it is the newest: the first and the last."""
+    return min(pages(items), 2)
+
+
 # -- changed files and file contents --------------------------------------------------------
 
 
@@ -358,7 +363,7 @@ def test_typical_edit_run_request_count(fake: FakeGitHub, client: ClientFactory,
     assert gh.file_at("docsnippets.json", "a" * 40) == "{}"
     assert gh.upsert_comment(PR, "new report", create=True).action == "updated"
 
-    expected = pages(n_files) + pages(n_comments) + 2
+    expected = pages(n_files) + searched(n_comments) + 2
     assert len(fake.log) == expected
     assert [r.method for r in fake.log].count("PATCH") == 1
     assert not fake.requests(path=r"^/repos/[^/]+/[^/]+(/pulls/\d+)?$")  # no repo/PR GETs
@@ -597,3 +602,31 @@ def test_token_echoed_by_server_is_scrubbed(fake: FakeGitHub, client: ClientFact
     with pytest.raises(GitHubError) as err:
         client().upsert_comment(PR, "x", create=True)
     assert str(err.value) == "posting the PR comment failed: 403 token *** may not post"
+
+
+# -- the one visible form, whoever built the text ------------------------------------------------
+
+HIDDEN = "docs/\x1b[31m\u202eevil\u200b.md"
+SHOWN = "docs/\\u{001B}[31m\\u{202E}evil\\u{200B}.md"
+
+
+def test_a_comment_is_posted_visible_whoever_built_its_body(fake: FakeGitHub, client: ClientFactory) -> None:
+    client().upsert_comment(PR, f"### report\n\n{HIDDEN}\n", create=True)
+    [comment] = marker_comments(fake)
+    assert SHOWN in comment.body and "\x1b" not in comment.body
+
+
+def test_a_status_description_is_set_visible_whoever_built_it(fake: FakeGitHub, client: ClientFactory) -> None:
+    client().set_status("a" * 40, "failure", context="docsnippets", description=HIDDEN, target_url=None)
+    [status] = fake.repos[REPO].statuses["a" * 40]
+    assert status["description"] == SHOWN
+
+
+def test_a_failed_delete_is_logged_visible(
+    fake: FakeGitHub, client: ClientFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """GitHub's message reaches the log through Python's logging, not the Action's log stream."""
+    [fake.add_comment(REPO, PR, with_marker(f"x{i}")) for i in range(2)]
+    fake.fail("DELETE", r"/issues/comments/", 403, body={"message": f"refused {HIDDEN}"})
+    client().upsert_comment(PR, "y", create=True)
+    assert SHOWN in caplog.text and "\x1b" not in caplog.text

@@ -91,3 +91,25 @@ def test_relation_change_alone_is_stale(inventory_of):
         "bilingual pairs changed: docs/en/p.md:2 now has no example to pair with in docs/zh/p.md",
     )
     assert [d.relation for d in r.desynchronized] == ["missing"]
+
+
+def test_a_record_is_false_field_by_field_and_lines_may_only_move_as_a_whole(inventory_of):
+    from dataclasses import replace
+
+    from docsnippets.judge.compare import false_fields
+
+    [s] = inventory_of({"docs/en/p.md": doc(A)}).snippets
+
+    def moved(by: int, fence_end: int = 0):
+        return replace(
+            s,
+            fence_lines=(s.fence_lines[0] + by, s.fence_lines[1] + by + fence_end),
+            code_lines=(s.code_lines[0] + by, s.code_lines[1] + by),
+        )
+
+    assert false_fields(s, s) == ()
+    assert false_fields(moved(-1), s) == false_fields(moved(7), s) == ()  # the same snippet, lines above it changed
+    assert false_fields(moved(0, fence_end=2), s) == ("fence_lines",)
+    assert false_fields(moved(3, fence_end=2), s) == ("fence_lines", "code_lines")
+    assert false_fields(replace(s, info="py title=x", status_message="ok"), s) == ("info", "status_message")
+    assert false_fields(replace(moved(5), file="docs/en/q.md"), s) == ()  # another file: a move, reported as one

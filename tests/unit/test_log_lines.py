@@ -34,9 +34,11 @@ def test_an_annotation_is_one_command_of_its_own(text):
     ("text", "shown"),
     [
         ("::set-output name=a::b", "%3A:set-output name=a::b"),
-        ("  \t::warning::x", "  \t%3A:warning::x"),
+        ("  ::warning::x", "  %3A:warning::x"),
+        ("  \t::warning::x", "  \\u{0009}::warning::x"),  # a tab is hidden: shown, and the line no command
         ("a ##[add-mask]b", "a ##%5Badd-mask]b"),
-        ("a\nb\r\nc", "a%0Ab%0D%0Ac"),
+        ("a\nb\r\nc", "a\\u{000A}b\\u{000D}\\u{000A}c"),  # line breaks in the one visible form
+        ("a\x1b[8m\u202eb", "a\\u{001B}[8m\\u{202E}b"),
         ("100%", "100%25"),
         ("docsnippets: fine", "docsnippets: fine"),
     ],
@@ -55,7 +57,10 @@ def test_a_status_description_is_one_short_line(text):
 
 
 def test_status_description_examples():
-    assert one_line("check failed: docs/a\n::set-output x\r\n.md", 140) == "check failed: docs/a ::set-output x .md"
+    shown = "check failed: docs/a\\u{000A}::set-output x\\u{000D}\\u{000A}.md"
+    assert one_line("check failed: docs/a\n::set-output x\r\n.md", 140) == shown
+    assert one_line("a   b", 140) == "a b"
+    assert one_line("x" * 135 + "\x1b", 140) == "x" * 135 + "\u2026"  # never cut inside an escape
     assert one_line("tag\U000e0041 esc\x1b", 140) == "tag\\u{E0041} esc\\u{001B}"
     assert one_line("x" * 200, 140) == "x" * 139 + "…"
 

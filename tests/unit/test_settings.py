@@ -68,5 +68,5 @@ def test_add_mask_is_one_command_and_refuses_what_would_break_it():
 
 
 def test_annotation_properties_cannot_end_the_command():
-    line = annotation("error", "50%\nnext", "a,b:c.md", (3, 4), "t:1")
-    assert line == "::error file=a%2Cb%3Ac.md,line=3,endLine=4,title=t%3A1::50%25%0Anext"
+    line = annotation("error", "50%\nnext", "a,b:c\u202e.md", (3, 4), "t:1")
+    assert line == "::error file=a%2Cb%3Ac\\u{202E}.md,line=3,endLine=4,title=t%3A1::50%25\\u{000A}next"

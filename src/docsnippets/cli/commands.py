@@ -21,11 +21,11 @@ from docsnippets.fileio import SymlinkRefused, write_atomic
 from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
-from docsnippets.report.markup import visible
 from docsnippets.report.templating import TemplateError
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, origin_repository
 from docsnippets.update import update
+from docsnippets.visible import VisibleWriter, visible
 
 EXIT_FRESH, EXIT_ERROR = 0, 2
 EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
@@ -192,7 +192,14 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
-    out = out if out is not None else sys.stdout
+    """The CLI; everything it prints, on either stream, shows hidden characters visible
+    (``docsnippets.visible``): names and code from the tree cannot drive the terminal."""
+    shown = VisibleWriter(out if out is not None else sys.stdout)
+    with contextlib.redirect_stderr(VisibleWriter(sys.stderr)):  # type: ignore[type-var]
+        return _main(argv, shown, environ)  # type: ignore[arg-type]
+
+
+def _main(argv: Sequence[str] | None, out: TextIO, environ: Mapping[str, str] | None) -> int:
     try:
         settings = CacheSettings.from_environ(os.environ if environ is None else environ)
         argv = sys.argv[1:] if argv is None else list(argv)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import docsnippets.cli.paths as paths
 from docsnippets.cache import CacheSettings
-from docsnippets.report.markup import visible
+from docsnippets.visible import quoted, visible
 
 # The adoption code (templates, workflow texts) loads when init runs, not with every command.
 if TYPE_CHECKING:
@@ -21,7 +21,9 @@ def _action(value: str) -> str:
     from docsnippets.adopt.workflows import ACTION_REF
 
     if not ACTION_REF.fullmatch(value):
-        raise argparse.ArgumentTypeError(f"{value!r} is not OWNER/NAME@SHA with the full 40-hex commit of a release")
+        raise argparse.ArgumentTypeError(
+            f"{quoted(value)} is not OWNER/NAME@SHA with the full 40-hex commit of a release"
+        )
     return value
 
 

@@ -14,11 +14,11 @@ from docsnippets.judge.compare import match
 from docsnippets.judge.lost import lost_pairs, pair_count_line
 from docsnippets.judge.verdict import Verdict
 from docsnippets.manifest.build import summarize, to_inventory
-from docsnippets.report.markup import visible
 from docsnippets.report.text import report_text
 from docsnippets.snippets.pairs import pairing_hint
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource
+from docsnippets.visible import visible, visible_json
 
 if TYPE_CHECKING:
     from docsnippets.snippets.layouts import Layout
@@ -74,8 +74,7 @@ def write_report(
         lost = [x.as_json() for x in found.lost]
         head = {"manifest": str(manifest), "verdict": verdict.as_json(), "lost_pairs": lost}
         data = report_json(report, {**head, **(extra or {})})
-        json.dump(data, out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        out.write(visible_json(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
     elif fmt == "markdown":
         from docsnippets.report import render
 

@@ -13,6 +13,7 @@ import docsnippets.cli.paths as paths
 from docsnippets import __version__
 from docsnippets.constants import parse_fail_on
 from docsnippets.manifest.io import COMMIT, REPOSITORY
+from docsnippets.visible import quoted
 
 
 class UsageError(Exception):
@@ -50,13 +51,13 @@ def _directory(value: str) -> Path:
 
 def _repository(value: str) -> str:
     if not REPOSITORY.fullmatch(value):
-        raise argparse.ArgumentTypeError(f"{value!r} is not OWNER/NAME (letters, digits, '-', '_', '.')")
+        raise argparse.ArgumentTypeError(f"{quoted(value)} is not OWNER/NAME (letters, digits, '-', '_', '.')")
     return value
 
 
 def _commit(value: str) -> str:
     if not COMMIT.fullmatch(value):
-        raise argparse.ArgumentTypeError(f"{value!r} is not a commit; pass 7 to 40 hex digits")
+        raise argparse.ArgumentTypeError(f"{quoted(value)} is not a commit; pass 7 to 40 hex digits")
     return value.lower()
 
 
@@ -64,7 +65,7 @@ def _fail_on(value: str) -> str:
     try:
         return parse_fail_on(value)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{value!r} {exc}") from None
+        raise argparse.ArgumentTypeError(f"{quoted(value)} {exc}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

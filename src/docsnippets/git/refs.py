@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from docsnippets.sources import EntryKind, SourceError
+from docsnippets.visible import quoted
 
 _TIMEOUT = 120
 
@@ -21,7 +22,9 @@ class GitError(SourceError):
 
 def check_ref(ref: str) -> str:
     if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
-        raise GitError(f"{ref!r}: not a usable git ref; name a branch, tag or commit (refs may not start with '-')")
+        raise GitError(
+            f"{quoted(ref)}: not a usable git ref; name a branch, tag or commit (refs may not start with '-')"
+        )
     return ref
 
 

@@ -24,6 +24,7 @@ from docsnippets.manifest import store
 from docsnippets.report import render
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, check_root
+from docsnippets.visible import quoted
 from docsnippets.work import OverBudget
 
 PR_EVENTS = ("pull_request", "pull_request_target")
@@ -53,7 +54,8 @@ def _run(settings: Settings, out: LogStream, client_factory: ClientFactory) -> i
     if settings.event_name in TREE_EVENTS or not settings.event_name:
         return run_tree(settings, checkout, out)
     raise ActionError(
-        f"event {settings.event_name!r} is not supported; use pull_request, workflow_run, push or workflow_dispatch"
+        f"event {quoted(settings.event_name)} is not supported; "
+        "use pull_request, workflow_run, push or workflow_dispatch"
     )
 
 

@@ -55,7 +55,7 @@ def _stale(freshness: Report, level: str, manifest_name: str) -> list[str]:
         for _, s in freshness.removed
     ]
     out += [
-        annotation(level, f"status is now {c.after.status}; {fix}", c.after.file, c.after.code_lines, title)
+        annotation(level, f"{c.false_record()}; {fix}", c.after.file, c.after.code_lines, title)
         for c in freshness.metadata
     ]
     out += [  # a snippet whose file changed: its entry names a file that no longer holds it

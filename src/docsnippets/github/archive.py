@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from docsnippets.github.listing import REGULAR_MODES, CommitListing
+from docsnippets.visible import quoted
 
 CHUNK = 1 << 16
 # Per member, what a tar header and its padding add to the file's bytes (plus pax records).
@@ -106,14 +107,14 @@ class _Inflated(io.RawIOBase):
 def _relative(name: str, top: list[str]) -> str | None:
     """The member's path below the archive's one top directory (None for that directory)."""
     if name.startswith("/") or "\\" in name:
-        raise ArchiveError(f"the archive holds an absolute or Windows path {name[:80]!r}")
+        raise ArchiveError(f"the archive holds an absolute or Windows path {quoted(name[:80])}")
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if any(p == ".." for p in parts) or not parts:
-        raise ArchiveError(f"the archive holds a path leaving its directory {name[:80]!r}")
+        raise ArchiveError(f"the archive holds a path leaving its directory {quoted(name[:80])}")
     if not top:
         top.append(parts[0])
     elif parts[0] != top[0]:
-        raise ArchiveError(f"the archive holds a second top directory {parts[0][:80]!r}")
+        raise ArchiveError(f"the archive holds a second top directory {quoted(parts[0][:80])}")
     return "/".join(parts[1:]) or None
 
 
@@ -138,14 +139,16 @@ def read_archive(
                 _check_commit(tar, listing.sha)
                 path = _relative(member.name, top)
                 if member.islnk() or not (member.isfile() or member.isdir() or member.issym()):
-                    raise ArchiveError(f"the archive holds a link or device {member.name[:80]!r}")
+                    raise ArchiveError(f"the archive holds a link or device {quoted(member.name[:80])}")
                 entry = listing.entries.get(path or "")
                 if path is None or not member.isfile() or entry is None or not wanted(path):
                     continue
                 if entry.mode not in REGULAR_MODES or entry.size is None:
                     continue
                 if member.size > 2 * entry.size + _SLACK:  # no attribute git archive applies makes that much
-                    raise ArchiveError(f"{path[:80]!r} is larger in the archive than its blob ({entry.size} bytes)")
+                    raise ArchiveError(
+                        f"{quoted(path[:80])} is larger in the archive than its blob ({entry.size} bytes)"
+                    )
                 handle = tar.extractfile(member)
                 data = handle.read() if handle is not None else b""
                 if _blob_sha(data) == entry.sha:
@@ -161,4 +164,4 @@ def _check_commit(tar: tarfile.TarFile, sha: str) -> None:
     """git archive names the commit in a pax global header; another commit's archive is refused."""
     comment = tar.pax_headers.get("comment")
     if comment is not None and comment.strip() != sha:
-        raise ArchiveError(f"the archive is of commit {comment.strip()[:40]!r}, not {sha[:12]}")
+        raise ArchiveError(f"the archive is of commit {quoted(comment.strip()[:40])}, not {sha[:12]}")

@@ -34,6 +34,7 @@ from docsnippets.github.comments import (
 from docsnippets.github.errors import ErrorKind, GitHubError, Translator
 from docsnippets.github.listing import CommitListing, parse_listing
 from docsnippets.github.transport import DEFAULT_REQUEST_BUDGET, RequestBudget, Transport
+from docsnippets.visible import clipped, quoted, visible
 
 __all__ = [
     "COMMENT_MARKER",
@@ -120,10 +121,10 @@ class PullRequestClient:
         if not token:
             raise GitHubError(ErrorKind.FAILED, "no GitHub token was given")
         if not _REPOSITORY.fullmatch(repository or ""):
-            raise GitHubError(ErrorKind.FAILED, f"repository must be 'owner/name', got {repository!r}")
+            raise GitHubError(ErrorKind.FAILED, f"repository must be 'owner/name', got {quoted(repository)}")
         parts = urlsplit(api_url or "")
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise GitHubError(ErrorKind.FAILED, f"api_url must be an http(s) URL, got {api_url!r}")
+            raise GitHubError(ErrorKind.FAILED, f"api_url must be an http(s) URL, got {quoted(api_url)}")
         self._timeout = max(1, math.ceil(timeout))  # PyGithub insists on an int
         errors = Translator(token=token, host=parts.hostname, timeout=self._timeout)
         retry = _Retry(
@@ -199,7 +200,7 @@ class PullRequestClient:
     def listing(self, sha: str) -> CommitListing:
         """Every path of commit `sha`, as git stores it (one request)."""
         if not _SHA.fullmatch(sha):
-            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {sha!r}")
+            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {quoted(sha)}")
         url = f"{self._repo}/git/trees/{sha}"
         _, data = self._transport.request(f"listing the tree of {sha[:12]}", "GET", url, params={"recursive": "1"})
         return parse_listing(data, sha)
@@ -209,14 +210,14 @@ class PullRequestClient:
         GitHub's archive host, counts against no API limit). ``repository``: where to ask, when
         not this one (a fork's head commit that the base repository does not serve)."""
         if not _SHA.fullmatch(sha):
-            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {sha!r}")
+            raise GitHubError(ErrorKind.FAILED, f"not a commit SHA: {quoted(sha)}")
         repo = self._repo if repository is None else f"/repos/{_checked_repository(repository)}"
         return self._transport.stream(f"downloading the archive of {sha[:12]}", f"{repo}/tarball/{sha}", 1 << 16)
 
     def blob(self, sha: str) -> bytes:
         """The content of blob `sha`."""
         if not _SHA.fullmatch(sha):
-            raise GitHubError(ErrorKind.FAILED, f"not a blob SHA: {sha!r}")
+            raise GitHubError(ErrorKind.FAILED, f"not a blob SHA: {quoted(sha)}")
         operation = f"reading blob {sha[:12]}"
         _, data = self._transport.request(operation, "GET", f"{self._repo}/git/blobs/{sha}")
         return _decoded(data, operation)
@@ -238,7 +239,7 @@ class PullRequestClient:
         ``tree`` and ``blob``, which name nothing but what the commit holds.
         """
         if not path or path != path.strip() or any(part in ("", ".", "..") for part in path.split("/")):
-            raise GitHubError(ErrorKind.FAILED, f"not a repository file path: {path!r}")
+            raise GitHubError(ErrorKind.FAILED, f"not a repository file path: {quoted(path)}")
         if not ref:
             raise GitHubError(ErrorKind.FAILED, f"no commit given to read {path} at")
         operation = f"reading {path} at {ref[:12]}"
@@ -260,7 +261,8 @@ class PullRequestClient:
 
     def set_status(self, sha: str, state: str, *, context: str, description: str, target_url: str | None) -> None:
         """Set the commit status ``context`` on ``sha`` (one POST; GitHub keeps the newest)."""
-        payload = {"state": state, "context": context, "description": description[:STATUS_DESCRIPTION_LIMIT]}
+        shown = clipped(" ".join(visible(description).split()), STATUS_DESCRIPTION_LIMIT)
+        payload = {"state": state, "context": context, "description": shown}
         if target_url:
             payload["target_url"] = target_url
         operation = f"setting the commit status {context} on {sha[:12]}"
@@ -285,7 +287,7 @@ class PullRequestClient:
 
 def _checked_repository(name: str) -> str:
     if not _REPOSITORY.fullmatch(name) or ".." in name:
-        raise GitHubError(ErrorKind.FAILED, f"repository must be 'owner/name', got {name!r}")
+        raise GitHubError(ErrorKind.FAILED, f"repository must be 'owner/name', got {quoted(name)}")
     return name
 
 

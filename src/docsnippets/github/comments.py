@@ -5,6 +5,15 @@ Anyone can paste the marker into a comment of their own; adopting such a comment
 the report where its author can later edit it into a fake verdict, and deleting the bot's own
 comment as its "duplicate". So a comment counts only when its author is the login the run
 writes as, and no other comment is ever edited or deleted.
+
+Anyone can also comment thousands of times. GitHub lists an issue's comments oldest first and
+filters them by nothing but a time, so the run reads a bounded number of pages
+(``SEARCH_PAGES``): the first, where a comment posted when the pull request opened stays, then
+the newest, from the last page back, until one holds a comment of ours. A comment buried
+deeper than that under other people's is not found, and a new one is posted at the end, where
+the next run finds it; a flood of comments costs a run a few requests, never its verdict. A new
+one is posted even when the run has nothing noteworthy to say (``on-change``): the buried one
+may tell an old verdict, and the newest comment of ours must tell the current one.
 """
 
 from __future__ import annotations
@@ -14,16 +23,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
 
 from docsnippets.constants import GITHUB_COMMENT_LIMIT
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.transport import Transport
+from docsnippets.visible import visible, visible_block
 
 COMMENT_MARKER: Final = "<!-- docsnippets:sticky-comment -->"
 #: The login ``GITHUB_TOKEN`` (an installation token, ``ghs_…``) comments as.
 ACTIONS_BOT: Final = "github-actions[bot]"
 
 _log = logging.getLogger(__name__)
+#: Pages of the comment list one search reads: the first, then the newest ones.
+SEARCH_PAGES: Final = 5
 
 
 class CommentAction(StrEnum):
@@ -78,6 +91,14 @@ def _same_body(left: str | None, right: str) -> bool:
     return left is not None and norm(left) == norm(right)
 
 
+def _page_number(url: str) -> int:
+    """The ``page`` a list URL asks for (GitHub's links name it; 1 when absent)."""
+    try:
+        return int(parse_qs(urlsplit(url).query).get("page", ["1"])[0])
+    except ValueError:
+        return 1
+
+
 def comment_of(data: Any) -> Comment:
     try:
         user = data.get("user") or {}
@@ -98,8 +119,9 @@ class StickyComment:
 
     def upsert(self, body: str, *, create: bool) -> CommentOutcome:
         """Make the PR carry exactly one own marker comment with `body` (creating it only if
-        `create`), cleaning up own duplicates left by races or earlier bugs."""
-        body = with_marker(body)
+        `create`, or when the search left pages unread where an old one may lie), cleaning up
+        own duplicates left by races or earlier bugs."""
+        body = visible_block(with_marker(body))  # the one visible form, whoever built the body
         if len(body) > GITHUB_COMMENT_LIMIT:
             raise GitHubError(
                 ErrorKind.TOO_LARGE,
@@ -108,9 +130,9 @@ class StickyComment:
         return self._upsert(body, create=create, attempts=2)
 
     def _upsert(self, body: str, *, create: bool, attempts: int) -> CommentOutcome:
-        existing = self._own()
+        existing, searched_all = self._own()
         if not existing:
-            if not create:
+            if not create and searched_all:
                 return CommentOutcome(CommentAction.SKIPPED, None, None, 0)
             return self._create(body)
         newest = existing[-1]
@@ -132,7 +154,7 @@ class StickyComment:
         mine = comment_of(data)
         # Two runs may have posted at once: list again, keep the oldest, delete the rest.
         # Every racer sees its own comment and agrees on the lowest id, so one survives.
-        seen = {c.id: c for c in self._own()}
+        seen = {c.id: c for c in self._own()[0]}
         seen.setdefault(mine.id, mine)
         if len(seen) == 1:
             return CommentOutcome(CommentAction.CREATED, mine.id, mine.html_url, 0)
@@ -146,13 +168,33 @@ class StickyComment:
             raise GitHubError(ErrorKind.NOT_FOUND, "updating the PR comment failed: 404 Not Found")
         return CommentOutcome(CommentAction.UPDATED, survivor.id, survivor.html_url, deleted)
 
-    def _own(self) -> list[Comment]:
-        """Our marker comments, oldest first: written by our login, the marker on its own line."""
+    def _own(self) -> tuple[list[Comment], bool]:
+        """Our marker comments, oldest first: written by our login, the marker on its own line,
+        on the first page or on the newest ones (see ``SEARCH_PAGES``); and whether every page
+        was read, so that finding none means there is none."""
+        operation = "listing the PR comments"
         url = f"{self._repo_url}/issues/{self._number}/comments"
-        found = [
-            comment_of(c) for c in self._transport.pages("listing the PR comments", url, {"per_page": self._per_page})
-        ]
-        return sorted((c for c in found if c.author == self._author and has_marker(c.body)), key=lambda c: c.id)
+        items, links = self._transport.page(operation, url, {"per_page": self._per_page})
+        found = {c.id: c for c in map(comment_of, items) if self._is_own(c)}
+        if "next" not in links:  # one page holds them all
+            return sorted(found.values(), key=lambda c: c.id), True
+        newer = links.get("last")
+        for _ in range(SEARCH_PAGES - 1):
+            if newer is None or _page_number(newer) <= 1:
+                break
+            items, links = self._transport.page(operation, newer)
+            mine = [c for c in map(comment_of, items) if self._is_own(c)]
+            found.update((c.id, c) for c in mine)
+            if mine:
+                break
+            newer = links.get("prev")
+        # Every page was read when the walk back from the last one reached the first; without
+        # a last page to start from (GitHub may leave it out) the pages between are unknown.
+        searched_all = newer is not None and _page_number(newer) <= 1
+        return sorted(found.values(), key=lambda c: c.id), searched_all
+
+    def _is_own(self, comment: Comment) -> bool:
+        return comment.author == self._author and has_marker(comment.body)
 
     def _edit(self, comment: Comment, body: str) -> bool:
         """PATCH the comment; False when it no longer exists."""
@@ -175,5 +217,6 @@ class StickyComment:
                 deleted += 1
             except GitHubError as exc:
                 if exc.kind != ErrorKind.NOT_FOUND:  # someone else deleted it: fine
-                    _log.warning("%s (comment %d)", exc, comment.id)
+                    # Python's logging writes to the log past LogStream: GitHub's words shown visible
+                    _log.warning("%s (comment %d)", visible(str(exc)), comment.id)
         return deleted

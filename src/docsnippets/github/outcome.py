@@ -18,6 +18,7 @@ from docsnippets.judge import Judgement
 from docsnippets.judge.compare import Report
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
+from docsnippets.visible import visible_json
 from docsnippets.work import OverBudget
 
 REPORT_NAME = "docsnippets-report.json"
@@ -89,9 +90,11 @@ def finish(
         out.command(line)
     report_path = _report_path(settings)
     try:
-        # Written as it is encoded: a report of many thousand snippets is never held as one text.
+        # Written as it is encoded: a report of many thousand snippets is never held as one text
+        # (each piece shown as visible_json shows the whole: it reads one character at a time).
         encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
-        write_atomic(report_path, chain(encoder.iterencode(report_data(outcome, verdict)), "\n"), root=None)
+        pieces = map(visible_json, encoder.iterencode(report_data(outcome, verdict)))
+        write_atomic(report_path, chain(pieces, "\n"), root=None)
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
+from docsnippets.visible import quoted
 from docsnippets.work import Bound, Limits, OverBudget
 
 
@@ -46,7 +47,7 @@ def _number(raw: str, name: str) -> float:
     try:
         return float(raw)
     except ValueError:
-        raise ActionError(f"{name}={raw!r} is not a number") from None
+        raise ActionError(f"{name}={quoted(raw)} is not a number") from None
 
 
 def _count(raw: str, name: str) -> int:
@@ -59,14 +60,14 @@ def _boolean(raw: str, name: str) -> bool:
         return True
     if low in ("", "false", "no", "0", "off"):
         return False
-    raise ActionError(f"{name}={raw!r} is not a boolean; use true or false")
+    raise ActionError(f"{name}={quoted(raw)} is not a boolean; use true or false")
 
 
 def _fail_on(raw: str, name: str) -> str:
     try:
         return parse_fail_on(raw)
     except ValueError as exc:
-        raise ActionError(f"{name}={raw!r} {exc}") from None
+        raise ActionError(f"{name}={quoted(raw)} {exc}") from None
 
 
 def _choice(enum: type[CommentMode]) -> Parser:
@@ -74,7 +75,7 @@ def _choice(enum: type[CommentMode]) -> Parser:
         try:
             return enum(raw.lower())
         except ValueError:
-            raise ActionError(f"{name}={raw!r} is not one of {', '.join(enum)}") from None
+            raise ActionError(f"{name}={quoted(raw)} is not one of {', '.join(enum)}") from None
 
     return parse
 

@@ -23,7 +23,7 @@ DEFAULT_REQUEST_BUDGET: Final = 300
 #: write and the commit status, so a run that used its budget up can still say so.
 DELIVERY_REQUESTS: Final = 30
 
-_NEXT = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="([a-z]+)"')
 
 
 class RequestBudget:
@@ -76,16 +76,21 @@ class Transport:
                 return
             yield chunk
 
+    def page(self, operation: str, url: str, params: dict[str, Any] | None = None) -> tuple[list[Any], dict[str, str]]:
+        """One page of a paged list: its items, and the ``Link`` header's pages by relation
+        (``next``, ``prev``, ``first``, ``last``; each URL carries the query)."""
+        headers, data = self.request(operation, "GET", url, params=params)
+        if not isinstance(data, list):
+            raise GitHubError(ErrorKind.FAILED, f"{operation} failed: the answer was not a list")
+        link = next((v for k, v in headers.items() if k.lower() == "link"), "")
+        return data, {rel: target for target, rel in _LINK.findall(link or "")}
+
     def pages(self, operation: str, url: str, params: dict[str, Any] | None = None) -> Iterator[Any]:
         """Every item of a paged list, page after page as the ``Link`` header leads."""
         next_url: str | None = url
         query = params
         while next_url is not None:
-            headers, data = self.request(operation, "GET", next_url, params=query)
-            if not isinstance(data, list):
-                raise GitHubError(ErrorKind.FAILED, f"{operation} failed: the answer was not a list")
-            yield from data
+            items, links = self.page(operation, next_url, query)
+            yield from items
             query = None  # the next link carries the query
-            link = next((v for k, v in headers.items() if k.lower() == "link"), "")
-            found = _NEXT.search(link or "")
-            next_url = found.group(1) if found else None
+            next_url = links.get("next")

@@ -2,7 +2,8 @@
 
 Pure builders return the command text; ``LogStream`` is the one way the Action writes to its
 log; only ``write_outputs`` and ``append_summary`` touch files, the ones the runner names in
-``GITHUB_OUTPUT`` and ``GITHUB_STEP_SUMMARY``.
+``GITHUB_OUTPUT`` and ``GITHUB_STEP_SUMMARY``. Every one of them shows hidden characters in the
+one visible form of ``docsnippets.visible`` first, then applies the runner's own escaping.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from docsnippets.report.markup import visible
+from docsnippets.visible import clipped, quoted, visible, visible_block
 
 # The runner obeys ``::name::data`` at the start of a left-trimmed line and, in its legacy
 # form, ``##[name]data`` anywhere in a line, on stdout and stderr alike.
@@ -35,28 +36,32 @@ def annotation(
     lines: tuple[int, int] | None = None,
     title: str = "",
 ) -> str:
-    """``::error file=…,line=…,endLine=…,title=…::message``, each part escaped so that no file
-    name or message can end the command early or start another."""
+    """``::error file=…,line=…,endLine=…,title=…::message``, each part shown visible and then
+    escaped so that no file name or message can end the command early or start another.
+
+    A file name holding hidden characters is named in their visible form, as everywhere else:
+    GitHub then cannot place the annotation on the file, and it shows at the top of the run.
+    """
     props = []
     if file:
-        props.append(f"file={_escape_prop(file)}")
+        props.append(f"file={_escape_prop(visible(file))}")
     if lines:
         props.append(f"line={lines[0]}")
         props.append(f"endLine={lines[1]}")
     if title:
-        props.append(f"title={_escape_prop(title)}")
+        props.append(f"title={_escape_prop(visible(title))}")
     head = f"::{level} {','.join(props)}" if props else f"::{level}"
-    return f"{head}::{_escape_data(message)}"
+    return f"{head}::{_escape_data(visible(message))}"
 
 
 def plain_line(text: str) -> str:
     """``text`` as one log line the runner shows but never obeys.
 
-    Escaped as annotation data is (``%``, CR and LF as ``%25``, ``%0D``, ``%0A``), so a file
-    name cannot start a line of its own; ``[`` after ``##`` and a leading ``:`` are escaped
-    too, the two ways a line the runner reads becomes a command.
+    Hidden characters (CR and LF among them) are shown visible, so a file name cannot start a
+    line of its own, and ``%`` is escaped as in annotation data; ``[`` after ``##`` and a
+    leading ``:`` are escaped too, the two ways a line the runner reads becomes a command.
     """
-    line = _escape_data(text).replace(_LEGACY_COMMAND, "##%5B")
+    line = _escape_data(visible(text)).replace(_LEGACY_COMMAND, "##%5B")
     indent = len(line) - len(line.lstrip())
     if line.startswith(_COMMAND_START, indent):
         line = f"{line[:indent]}%3A{line[indent + 1 :]}"
@@ -64,11 +69,10 @@ def plain_line(text: str) -> str:
 
 
 def one_line(text: str, limit: int) -> str:
-    """``text`` for a place that shows one short line (a commit status description): every
-    run of whitespace, line breaks included, made one space, hidden characters shown as
-    in the comment, and at most ``limit`` characters, the last an ellipsis when cut."""
-    flat = visible(" ".join(text.split()))
-    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+    """``text`` for a place that shows one short line (a commit status description): hidden
+    characters (line breaks among them) shown as everywhere else, every run of spaces made
+    one, and at most ``limit`` characters, the last an ellipsis when cut."""
+    return clipped(" ".join(visible(text).split()), limit)
 
 
 class LogStream:
@@ -96,7 +100,7 @@ class LogStream:
         self.command(annotation(level, message))
 
     def _write(self, line: str) -> None:
-        self._stream.write(line + "\n")
+        self._stream.write(visible(line) + "\n")  # built visible already: a guard, not a change
         self._stream.flush()
 
 
@@ -114,17 +118,18 @@ def add_mask(secret: str) -> str | None:
 def write_outputs(path: Path | None, values: Mapping[str, str]) -> None:
     """Append ``values`` to the runner's output file, each as ``key<<DELIMITER`` lines.
 
-    The delimiter is new and random for every value (as actions/toolkit makes it), so no value
-    can end its block early and write another output: a fixed delimiter is known to anyone
-    who can put text into a value. A value holding its delimiter is refused.
+    Values are shown visible, so none holds a line break (or anything hidden) at all; the
+    delimiter is new and random for every value besides (as actions/toolkit makes it), so no
+    value could end its block early and write another output even then: a fixed delimiter is
+    known to anyone who can put text into a value. A value holding its delimiter is refused.
     """
     if path is None:
         return
     blocks = []
-    for key, value in values.items():
+    for key, value in ((visible(k), visible(v)) for k, v in values.items()):
         delimiter = f"ghadelimiter_{uuid.uuid4()}"
         if delimiter in key or delimiter in value:
-            raise ValueError(f"the output {key!r} contains its own delimiter; not written")
+            raise ValueError(f"the output {quoted(key)} contains its own delimiter; not written")
         blocks.append(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
     with path.open("a", encoding="utf-8") as handle:
         handle.write("".join(blocks))
@@ -133,6 +138,7 @@ def write_outputs(path: Path | None, values: Mapping[str, str]) -> None:
 def append_summary(path: Path | None, text: str) -> None:
     if path is None:
         return
+    text = visible_block(text)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(text)
         if not text.endswith("\n"):

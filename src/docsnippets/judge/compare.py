@@ -7,8 +7,9 @@ same body in another file (moved with its file); what is left was added or remov
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,16 @@ from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.pairs import Budget, align
-from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.snippets.records import (
+    COMPILED_FIELDS,
+    POSITION_FIELDS,
+    Inventory,
+    Snippet,
+    moved_as_a_whole,
+    recorded_fields,
+)
+
+RECORD_REASONS = 5  # false records named one by one; the rest are counted
 
 if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
     from docsnippets.references.findings import BrokenReference
@@ -25,12 +35,23 @@ if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tre
 
 @dataclass(frozen=True)
 class Change:
-    """One snippet before and after, with its manifest ids on each side."""
+    """One snippet before and after, with its manifest ids on each side; ``fields``: what the
+    record before states that the snippet after does not bear out (see ``false_fields``)."""
 
     before: Snippet
     after: Snippet
     before_id: str
     after_id: str
+    fields: tuple[str, ...] = ()
+
+    def false_record(self) -> str:
+        """What is false in the record, in words: the fields, and when the compiler's findings
+        are among them the Python that judged them, since another one may have written them."""
+        verb = "differs" if len(self.fields) == 1 else "differ"
+        said = f"recorded {', '.join(self.fields)} {verb} from the page"
+        if any(f in COMPILED_FIELDS for f in self.fields):
+            said += f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
+        return said
 
 
 @dataclass(frozen=True)
@@ -105,10 +126,28 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
     return mapping
 
 
+def false_fields(before: Snippet, after: Snippet) -> tuple[str, ...]:
+    """The fields of ``before``'s record (``records.recorded_fields``, every one) that differ
+    from ``after``'s, the same snippet on the page.
+
+    Where it stands is no false claim when the snippet moved to another file (that is a move)
+    or moved as a whole within its file (lines above it came or went: only ``strict_lines``
+    holds that against the manifest); any other difference of its lines is one.
+    """
+    was, now = recorded_fields(before), recorded_fields(after)
+    lenient = before.file != after.file or moved_as_a_whole(before, after)
+    return tuple(
+        key
+        for key in (*was, *(k for k in now if k not in was))
+        if was.get(key) != now.get(key) and not (lenient and key in POSITION_FIELDS)
+    )
+
+
 def _continued(
     before: Inventory, after: Inventory, mapping: dict[int, int]
 ) -> tuple[list[Change], list[Change], list[Change]]:
-    """The snippets that continue, sorted by their place in ``after``: changed, moved, metadata."""
+    """The snippets that continue, sorted by their place in ``after``: changed, moved, and
+    those whose record states something else than the page (``metadata``)."""
     changed: list[Change] = []
     moved: list[Change] = []
     metadata: list[Change] = []
@@ -120,9 +159,40 @@ def _continued(
             continue
         if b.code_lines != a.code_lines or b.file != a.file:
             moved.append(change)
-        if (b.status, b.markers, b.modules) != (a.status, a.markers, a.modules):
-            metadata.append(change)
+        false = false_fields(b, a)
+        if false:
+            metadata.append(replace(change, fields=false))
     return changed, moved, metadata
+
+
+def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
+    """One reason per false record, named as a person finds it in the manifest: the file, the
+    snippet's number there (1-based, document order) and what is false."""
+    ordinal: dict[str, int] = {}
+    counts: dict[str, int] = defaultdict(int)
+    for sid, s in zip(before.ids, before.snippets, strict=True):
+        counts[s.file] += 1
+        ordinal[sid] = counts[s.file]
+    out = []
+    for c in metadata[:RECORD_REASONS]:
+        out.append(f"{c.before.file} snippet {ordinal[c.before_id]}: {c.false_record()}")
+    if len(metadata) > RECORD_REASONS:
+        out.append(f"{len(metadata) - RECORD_REASONS} more snippet records differ from their pages")
+    return out
+
+
+def _counterpart_reasons(
+    before: Inventory, after: Inventory, lost: Sequence[LostPair], pairs_changed: Collection[str]
+) -> list[str]:
+    """A file's recorded counterpart is a claim too; a pair lost to a rename or a deletion, or
+    its examples pairing differently, already say why it changed."""
+    explained = {name for x in lost for name in (x.kept, x.gone)} | set(pairs_changed)
+    was, now = dict(before.counterparts), dict(after.counterparts)
+    return [
+        f"{file}: recorded counterpart differs from the tree ({was[file] or 'none'}, now {now[file] or 'none'})"
+        for file in sorted(was.keys() & now.keys())
+        if was[file] != now[file] and file not in explained
+    ]
 
 
 def renamed_dirs(old: str, new: str) -> tuple[str, str]:
@@ -224,12 +294,13 @@ def compare(
     if settings_changed:
         reasons.append("the selection settings differ from the manifest's")
     reasons += _count_reasons(after, reverse, len(added), len(removed), len(changed))
-    if metadata:
-        reasons.append(f"{len(metadata)} snippet status/marker record(s) out of date")
+    reasons += _record_reasons(before, metadata)
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]
-    if _pair_keys(before) != _pair_keys(after) and not (added or removed or changed or lost):
+    pair_changes = _pair_keys(before) ^ _pair_keys(after)
+    reasons += _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
+    if pair_changes and not (added or removed or changed or lost):
         reasons.append("bilingual pairs changed: " + "; ".join(relation_changes(before, after, mapping)))
 
     before_desync, before_members = _desync_sets(before)

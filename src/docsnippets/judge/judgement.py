@@ -22,6 +22,7 @@ from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, t
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.manifest import build as mf
+from docsnippets.manifest.validate import unwritten
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource, Refusal
@@ -98,14 +99,19 @@ class Judgement:
 
 
 def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
-    """Stale, whatever the snippets say, when the manifest is missing or of an older schema."""
+    """Stale, whatever the snippets say, when the manifest is missing, of an older schema, or
+    records what docsnippets does not write (a field of its own, another generator)."""
     if data is None:
-        reason = "the manifest does not exist yet"
+        reasons = ["the manifest does not exist yet"]
     elif data["schema"] != mf.SCHEMA:
-        reason = f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        reasons = [
+            f"it was written by an older docsnippets (schema {data['schema']}); `docsnippets update` rewrites it"
+        ]
     else:
+        reasons = unwritten(data)
+    if not reasons:
         return report
-    return replace(report, fresh=False, reasons=(reason, *report.reasons))
+    return replace(report, fresh=False, reasons=(*reasons, *report.reasons))
 
 
 def judge(case: Case) -> Judgement:

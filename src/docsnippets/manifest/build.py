@@ -28,8 +28,9 @@ from docsnippets.manifest.io import (
     permalink_of,
     validate_source,
 )
-from docsnippets.snippets.records import Inventory, Pair, Snippet, fence_fields, pair_id_of, snippet_from
+from docsnippets.snippets.records import Inventory, Pair, Snippet, pair_id_of, recorded_fields, snippet_from
 from docsnippets.sources import FileSource
+from docsnippets.visible import quoted
 
 __all__ = [
     "DEFAULT_MANIFEST",
@@ -98,11 +99,7 @@ def build(
     files: dict[str, dict[str, Any]] = {}
     for index, s in enumerate(inv.snippets):
         group = files.setdefault(s.file, {"counterpart": inv.counterpart_of(s.file), "snippets": []})
-        entry: dict[str, Any] = {"id": ids[index], **fence_fields(s)}
-        if s.status_message is not None:
-            entry["status_message"] = s.status_message
-        if s.status_line is not None:
-            entry["status_line"] = s.status_line
+        entry: dict[str, Any] = {"id": ids[index], **recorded_fields(s)}
         entry["body"] = s.body
         entry["body_sha256"] = s.body_sha256
         entry["pair"] = pair_field.get(index)
@@ -111,7 +108,7 @@ def build(
         group["snippets"].append(entry)
     return {
         "schema": SCHEMA,
-        "generator": "docsnippets",
+        "generator": manifest_validate.GENERATOR,
         "source": source,
         "selection": config.selection(),
         "files": files,
@@ -141,6 +138,21 @@ def linked_entries(data: dict[str, Any]) -> set[tuple[str, tuple[int, int], str]
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+class _Twice(Exception):
+    """A key written twice in one JSON object (its key in ``args[0]``)."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each written once. Of a key written twice a reader of the file
+    sees the first value and a JSON reader keeps the last: the text claims two things at once."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Twice(key)
+        out[key] = value
+    return out
 
 
 def _encodable(data: Any) -> bool:
@@ -174,7 +186,9 @@ def read_from(source: FileSource, rel: str, where: str) -> dict[str, Any] | None
 
 def decoded(text: str, where: str) -> Any:
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_once)
+    except _Twice as exc:
+        raise fail(where, f"an object holds the key {quoted(exc.args[0])} twice") from None
     except json.JSONDecodeError as exc:
         raise fail(where, f"not valid JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})") from None
     except RecursionError:

@@ -10,6 +10,7 @@ from typing import Any
 from docsnippets.constants import FIX_COMMAND
 from docsnippets.links import blob_lines
 from docsnippets.snippets.records import Snippet
+from docsnippets.visible import quoted, visible_json
 
 # A manifest read from a commit is refused past this size: no tree docsnippets checks makes one.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -55,7 +56,7 @@ def validate_source(source: Any, bad: Callable[[str], Exception]) -> dict[str, A
     for key, pattern in SOURCE_PATTERNS.items():
         value = source.get(key)
         if value is not None and not (isinstance(value, str) and pattern.fullmatch(value)):
-            raise bad(f"source.{key} {value!r} is not {_DESCRIBED[key]}")
+            raise bad(f"source.{key} {quoted(value)} is not {_DESCRIBED[key]}")
     return source
 
 
@@ -77,4 +78,6 @@ def _dump(value: Any, pad: str) -> str:
 
 
 def dumps(data: dict[str, Any]) -> str:
-    return _dump(data, "") + "\n"
+    """The manifest's text; a hidden character in a name or a body is written as its JSON
+    escape, so a review of the committed file shows it (``docsnippets.visible``)."""
+    return visible_json(_dump(data, "") + "\n")

@@ -15,6 +15,7 @@ from docsnippets.constants import PAIR_RELATIONS, Relation, Status
 from docsnippets.manifest.io import permalink_of
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Inventory, Pair, Snippet, snippet_from
+from docsnippets.visible import quoted
 
 _FIELDS: dict[str, type] = {
     "id": str,
@@ -51,7 +52,7 @@ def validate(data: dict[str, Any], fail: Callable[[str], Exception], source: dic
             if not isinstance(entry.get(key), kind):
                 raise fail(f"{at}.{key} is missing or mistyped")
         if entry["id"] in ids or not _SNIPPET_ID.fullmatch(entry["id"]):
-            raise fail(f"{at}.id {entry['id']!r} is duplicated or not of the form DOC-001")
+            raise fail(f"{at}.id {quoted(entry['id'])} is duplicated or not of the form DOC-001")
         ids.add(entry["id"])
         _check_entry(at, entry, source, fail)
         other = places.setdefault((entry["file"], entry["fence_lines"][0]), entry["id"])
@@ -93,7 +94,7 @@ def _check_entry(
 ) -> None:
     """One entry, its field types already checked: a safe path, lines, hash, status, permalink."""
     if not _safe_path(entry["file"]):
-        raise bad(f"{at}.file {entry['file']!r} must be a relative path without '..'")
+        raise bad(f"{at}.file {quoted(entry['file'])} must be a relative path without '..'")
     for key in ("fence_lines", "code_lines"):
         if not _line_range(entry[key]):
             raise bad(f"{at}.{key} must be two line numbers >= 1")
@@ -109,7 +110,7 @@ def _check_entry(
     if sha256_text(entry["body"]) != entry["body_sha256"]:
         raise bad(f"{at}.body_sha256 does not match its body (edited by hand?)")
     if entry["status"] not in _STATUSES:
-        raise bad(f"{at}.status {entry['status']!r} is not one of {', '.join(_STATUSES)}")
+        raise bad(f"{at}.status {quoted(entry['status'])} is not one of {', '.join(_STATUSES)}")
     if not all(isinstance(m, str) for m in entry["markers"] + entry["modules"]):
         raise bad(f"{at}: markers and modules must be strings")
     cf = entry.get("counterpart_file")

@@ -13,6 +13,7 @@ from typing import Any
 from docsnippets.fileio import NotRegularFile, SymlinkRefused, read_regular
 from docsnippets.manifest.build import SCHEMA, decoded, parse
 from docsnippets.manifest.io import ManifestError, fail
+from docsnippets.manifest.validate import GENERATOR
 
 
 class ManifestAccessError(ManifestError):
@@ -66,9 +67,9 @@ def previous(path: Path, *, root: Path | None) -> tuple[str | None, dict[str, An
             f"{path}: schema {schema} was written by a newer docsnippets (this one writes schema {SCHEMA}); "
             f"upgrade docsnippets to one that writes schema {schema}; the manifest was left unchanged"
         )
-    generator = data.get("generator", "docsnippets") if isinstance(data, dict) else None
+    generator = data.get("generator", GENERATOR) if isinstance(data, dict) else None
     ours = isinstance(data, dict) and ("generator" in data or "schema" in data)
-    if not ours or not (isinstance(generator, str) and generator.startswith("docsnippets")):
+    if not ours or not (isinstance(generator, str) and generator.startswith(GENERATOR)):
         raise ManifestError(
             f"{path}: not a docsnippets manifest; move it aside or pass another path to --manifest; "
             "it was left unchanged"

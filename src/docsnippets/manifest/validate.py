@@ -21,6 +21,7 @@ from docsnippets.manifest.schema_validator import SchemaViolation
 from docsnippets.manifest.schema_validator import validate as schema_validate
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Snippet, pair_id_of, snippet_ids
+from docsnippets.visible import quoted
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "documentation-snippets.schema.json"
 _SHOWN_VALUE = 60  # characters of an offending scalar quoted in a message
@@ -31,7 +32,7 @@ Bad = Callable[[str], Exception]
 def json_path(path: list[str | int]) -> str:
     """``files['docs/a.md'].snippets[0].body``; a lone top-level key as ``'files'``."""
     if len(path) == 1 and isinstance(path[0], str):
-        return repr(path[0])
+        return quoted(path[0])
     out = ""
     for part in path:
         if isinstance(part, int):
@@ -39,7 +40,7 @@ def json_path(path: list[str | int]) -> str:
         elif part.isidentifier():
             out += f".{part}" if out else part
         else:
-            out += f"[{part!r}]"
+            out += f"[{quoted(part)}]"
     return out or "the top level"
 
 
@@ -50,7 +51,7 @@ def describe(error: SchemaViolation) -> str:
         missing = next(k for k in error.required if k not in error.value)
         return f"{json_path([*path, missing])} is missing"
     value = error.value
-    shown = repr(value) if isinstance(value, (str, int, float, bool)) or value is None else ""
+    shown = quoted(value) if isinstance(value, (str, int, float, bool)) or value is None else ""
     if len(shown) > _SHOWN_VALUE:
         shown = shown[: _SHOWN_VALUE - 3] + "..."
     where = json_path(path)
@@ -60,6 +61,43 @@ def describe(error: SchemaViolation) -> str:
     if error.title is None:  # every node of the shipped schema has a title; this is a fallback
         return f"{where}{found} is not valid ({error.rule})"
     return f"{where}{found} must be {error.title}"
+
+
+#: The fields ``build`` writes at each level: the schema's properties (a test keeps them equal).
+#: The schema lets a file carry others, but docsnippets never writes them, so none is true.
+WRITTEN_FIELDS = {
+    "top": frozenset({"schema", "generator", "source", "selection", "files"}),
+    "source": frozenset({"repository", "commit", "server_url"}),
+    "file": frozenset({"counterpart", "snippets"}),
+    "snippet": frozenset(
+        {"id", "fence_lines", "code_lines", "info", "markers", "modules", "status", "status_message"}
+        | {"status_line", "body", "body_sha256", "pair", "permalink"}
+    ),
+}
+GENERATOR = "docsnippets"
+
+
+def _unknown(record: dict[str, Any], level: str, where: str = "", prefix: str = "") -> list[str]:
+    return [
+        f"{where}recorded {prefix}{key} is no field docsnippets writes"
+        for key in record
+        if key not in WRITTEN_FIELDS[level]
+    ]
+
+
+def unwritten(data: dict[str, Any]) -> list[str]:
+    """What a schema-2 manifest records that docsnippets would not write, one reason each: a
+    field it has no such field for, a generator other than itself."""
+    out = _unknown(data, "top")
+    if isinstance(data.get("source"), dict):
+        out += _unknown(data["source"], "source", prefix="source.")
+    if data.get("generator", GENERATOR) != GENERATOR:
+        out.append(f"recorded generator differs from the one that writes it ({GENERATOR})")
+    for file, group in data["files"].items():
+        out += _unknown(group, "file", f"{file}: ")
+        for n, entry in enumerate(group["snippets"], 1):
+            out += _unknown(entry, "snippet", f"{file} snippet {n}: ")
+    return out
 
 
 def validate(data: dict[str, Any], bad: Bad) -> None:
@@ -80,7 +118,7 @@ def validate(data: dict[str, Any], bad: Bad) -> None:
 
 
 def _check_group(file: str, group: dict[str, Any], source: dict[str, Any] | None, bad: Bad) -> None:
-    at = f"files[{file!r}]"
+    at = f"files[{quoted(file)}]"
     if group.get("counterpart") == file:
         raise bad(f"{at}.counterpart must be null or another file")
     last = 0
@@ -98,7 +136,7 @@ def _check_group(file: str, group: dict[str, Any], source: dict[str, Any] | None
             raise bad(f"{where}.body_sha256 does not match its body (edited by hand?)")
     for n, (entry, sid) in enumerate(zip(group["snippets"], _ids(file, group["snippets"]), strict=True)):
         if entry["id"] != sid:
-            raise bad(f"{at}.snippets[{n}].id {entry['id']!r} is not the one its file and body give ({sid})")
+            raise bad(f"{at}.snippets[{n}].id {quoted(entry['id'])} is not the one its file and body give ({sid})")
 
 
 def _ids(file: str, entries: list[dict[str, Any]]) -> tuple[str, ...]:
@@ -121,13 +159,13 @@ def _check_pair(
     pair = entry.get("pair")
     if pair is None:
         return
-    at = f"files[{file!r}] snippet {sid}.pair"
+    at = f"files[{quoted(file)}] snippet {sid}.pair"
     if sid not in (pair["en"], pair["zh"]):
         raise bad(f"{at} must be null or {{id, relation, en, zh}} naming this snippet")
     other = pair["zh"] if pair["en"] == sid else pair["en"]
     partner = by_id.get(other)
     if partner is None or partner[1].get("pair") != pair or other == sid:
-        raise bad(f"{at}: its pair partner {other!r} is absent or does not name the same pair")
+        raise bad(f"{at}: its pair partner {quoted(other)} is absent or does not name the same pair")
     if files[file].get("counterpart") != partner[0] or files[partner[0]].get("counterpart") != file:
         raise bad(f"{at}: its pair partner is not in its counterpart file")
     if pair["relation"] not in PAIR_RELATIONS or pair["id"] != pair_id_of(pair["en"], pair["zh"]):

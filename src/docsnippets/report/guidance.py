@@ -11,7 +11,8 @@ from docsnippets.judge.lost import union
 from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import fixes_for
 from docsnippets.report.context import Links
-from docsnippets.report.markup import code_span, fenced, location, plain, visible
+from docsnippets.report.markup import code_span, fenced, location, plain
+from docsnippets.visible import visible
 
 Key = tuple[str, int]
 HEADLINE_REASONS = 3

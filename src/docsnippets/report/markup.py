@@ -1,71 +1,20 @@
 """Safe Markdown pieces: untrusted text (paths, code, messages) shown so it cannot act.
 
 Anything from a pull request only ever appears inside code spans or fenced blocks longer than
-any backtick run it contains, or with every Markdown/HTML character escaped.
+any backtick run it contains, or with every Markdown/HTML character escaped; hidden characters
+in the one visible form of ``docsnippets.visible``.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 from docsnippets.snippets.records import Snippet
+from docsnippets.visible import visible, visible_block
 
 if TYPE_CHECKING:
     from docsnippets.report.context import Links
-
-# What cannot be seen, or can be mistaken for nothing or for something else: controls, format
-# characters (bidi marks among them), private-use, unassigned and surrogate code points, line
-# and paragraph separators.
-_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
-# Letters and marks that render as nothing or as blank space (default-ignorable code points
-# outside those categories, the Braille blank), which can hide inside a name or an identifier.
-_BLANK_LOOKING = (
-    (0x034F, 0x034F),  # combining grapheme joiner
-    (0x115F, 0x1160),  # Hangul fillers
-    (0x17B4, 0x17B5),  # Khmer inherent vowels
-    (0x180B, 0x180F),  # Mongolian free variation selectors
-    (0x2800, 0x2800),  # Braille pattern blank
-    (0x3164, 0x3164),  # Hangul filler
-    (0xFE00, 0xFE0F),  # variation selectors
-    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
-    (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
-)
-# Candidates only: printable ASCII never needs a look-up; inside a fence tab and newline are
-# the code's own layout.
-_CANDIDATE = re.compile(r"[^\x20-\x7e]")
-_BLOCK_CANDIDATE = re.compile(r"[^\t\n\x20-\x7e]")
-
-
-def hidden(char: str) -> bool:
-    """Whether ``char`` would be invisible, or pass for blank space, where it is shown."""
-    code = ord(char)
-    return (
-        code < 0x20
-        or code == 0x7F
-        or unicodedata.category(char) in _HIDDEN_CATEGORIES
-        or any(low <= code <= high for low, high in _BLANK_LOOKING)
-    )
-
-
-def _shown(match: re.Match[str]) -> str:
-    char = match.group()
-    return f"\\u{{{ord(char):04X}}}" if hidden(char) else char
-
-
-def visible(text: str, *, block: bool = False) -> str:
-    """Every hidden character (see ``hidden``) shown as ``\\u{XXXX}``, so a name or a code
-    line cannot hide or reorder what it says.
-
-    Inside a fence (``block``) tabs and newlines are the code's own layout and stay.
-    """
-    return (_BLOCK_CANDIDATE if block else _CANDIDATE).sub(_shown, text)
-
-
-def visible_block(text: str) -> str:
-    """``visible`` for the inside of a fenced block."""
-    return visible(text, block=True)
 
 
 def code_span(text: str, *, in_table: bool = False) -> str:
@@ -80,7 +29,9 @@ def code_span(text: str, *, in_table: bool = False) -> str:
 
 
 def fenced(code: str, info: str = "python") -> str:
-    """A fenced block longer than any backtick run in ``code``; ``info`` is ours, not the PR's."""
+    """A fenced block longer than any backtick run in ``code``, hidden characters shown (tabs
+    and newlines are the code's layout); ``info`` is ours, not the PR's."""
+    code = visible_block(code)
     longest = max((len(r) for r in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
     body = code if code.endswith("\n") or not code else code + "\n"

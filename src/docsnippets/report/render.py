@@ -14,8 +14,9 @@ from docsnippets.constants import COMMENT_BUDGET
 from docsnippets.judge.compare import Report
 from docsnippets.report.context import CommentContext, Links
 from docsnippets.report.data import report_json
-from docsnippets.report.markup import code_span, fenced, visible, visible_block
+from docsnippets.report.markup import code_span, fenced
 from docsnippets.report.templating import TemplateError
+from docsnippets.visible import visible, visible_block
 
 __all__ = [
     "CommentContext",

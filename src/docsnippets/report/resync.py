@@ -24,10 +24,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from docsnippets.report.codediff import STRING_MARK, code_lines, hunks, prose_spans, string_spans
-from docsnippets.report.markup import visible_block
 from docsnippets.snippets.classify import dedent, tokens
 from docsnippets.snippets.literals import translated_only
 from docsnippets.snippets.records import Snippet
+from docsnippets.visible import visible_block
 
 Lines = list[str]
 # A name git writes without quoting, and that reads the same in the comment as in the file.

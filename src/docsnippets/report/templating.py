@@ -4,7 +4,8 @@ Sandboxed, because a repository may point ``comment-template`` at a file of its 
 file is read from the checkout the Action runs in. ``autoescape`` is off since the output is
 Markdown, not HTML: safety comes from the values, which the callers escape before a template
 sees them (see ``comment.py``), and from the filters below, which are the escaping helpers of
-``markup.py``. Undefined names are errors, so a misspelt variable fails the run instead of
+``markup.py``; what a template renders has its hidden characters shown (``docsnippets.visible``),
+whatever it did with its values. Undefined names are errors, so a misspelt variable fails the run instead of
 printing nothing. jinja2 is imported here only, and only when something is rendered: a
 terminal ``check`` never pays for it. A template inside the repository is read with the root's
 rule of :mod:`docsnippets.fileio`: a symlink there is refused, never rendered through (it could
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from docsnippets.fileio import SymlinkRefused, read_regular
 from docsnippets.report import markup
+from docsnippets.visible import visible, visible_block
 
 if TYPE_CHECKING:
     from jinja2 import Template
@@ -38,7 +40,7 @@ FILTERS = {
     "code_cell": lambda text: markup.code_span(text, in_table=True),
     "fenced": markup.fenced,
     "plain": markup.plain,
-    "visible": markup.visible,
+    "visible": visible,
     "details": markup.details,
 }
 
@@ -98,10 +100,11 @@ def load(path: Path | None, default: str, *, root: Path | None) -> tuple[Templat
 
 
 def render(template: Template, name: str, context: dict[str, Any]) -> str:
+    """The rendered text, hidden characters shown whatever the template did with its values."""
     from jinja2 import TemplateError as JinjaError
 
     try:
-        return template.render(context)
+        return visible_block(template.render(context))
     except JinjaError as exc:
         raise TemplateError(f"{name}: {_where(exc)}; fix the template") from None
     except (TypeError, ValueError, ArithmeticError, LookupError) as exc:

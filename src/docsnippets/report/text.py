@@ -11,8 +11,9 @@ from docsnippets.constants import FIX_COMMAND
 from docsnippets.judge.compare import Change, Report
 from docsnippets.judge.lost import union
 from docsnippets.judge.verdict import Verdict, decide
-from docsnippets.report.markup import span, visible
+from docsnippets.report.markup import span
 from docsnippets.snippets.records import Inventory, Snippet
+from docsnippets.visible import visible
 
 # The listing's helpers (entries.py, the reference findings) load only when there is something
 # to list: a fresh check prints its verdict without them.
@@ -94,7 +95,7 @@ def _entries(report: Report, inventory: Inventory | None) -> dict[str, list[Entr
         for c in report.moved:
             add(c.after, f"moved    {_lines(c.after)}{_was(c)}")
     for c in report.metadata:
-        add(c.after, f"status   {_lines(c.after)}  {c.before.status} -> {c.after.status}")
+        add(c.after, f"record   {_lines(c.after)}  {c.false_record()}")
     for d in report.desynchronized:
         first = d.sides[0]
         others = "".join(f" <-> {_loc(s)}" for s in d.sides[1:])

@@ -49,6 +49,34 @@ def fence_fields(s: Snippet) -> dict[str, Any]:
     }
 
 
+#: The fields that say where a snippet stands: they may move as a whole (see ``moved_as_a_whole``).
+POSITION_FIELDS = ("fence_lines", "code_lines")
+#: What Python's tokenizer and compiler found: their words, and now and then what they accept,
+#: change between Python versions, so these are true of the Python that reads the page.
+COMPILED_FIELDS = ("markers", "status", "status_message", "status_line")
+
+
+def recorded_fields(s: Snippet) -> dict[str, Any]:
+    """Everything a manifest entry states about its snippet besides what it is (file, body) and
+    what follows from that (id, hash, pair, permalink): each a claim the page must bear out."""
+    out = fence_fields(s)
+    if s.status_message is not None:
+        out["status_message"] = s.status_message
+    if s.status_line is not None:
+        out["status_line"] = s.status_line
+    return out
+
+
+def moved_as_a_whole(before: Snippet, after: Snippet) -> bool:
+    """Whether ``after`` stands where ``before`` stood, shifted by one number of lines: the
+    fence and its code moved together (lines above them were added or removed)."""
+    shift = after.fence_lines[0] - before.fence_lines[0]
+    return all(
+        a == b + shift
+        for a, b in zip((*after.fence_lines, *after.code_lines), (*before.fence_lines, *before.code_lines), strict=True)
+    )
+
+
 def snippet_from(
     file: str, entry: dict[str, Any], *, body_sha256: str | None = None, file_sha256: str = "", code_digest: str = ""
 ) -> Snippet:
