@@ -79,8 +79,9 @@ def pages(tmp: Path, fake: FakeGitHub, scale: float, stage: int) -> Run:
 
 
 def dashes(tmp: Path, fake: FakeGitHub, scale: float, stage: int) -> Run:
-    """A page whose one long line of list markers (``- - - ... x``) markdown-it once read again
-    at each of a hundred levels, after a snippet that makes it worth parsing."""
+    """A page whose one long line of list markers (``- - - ... x``) opens a hundred levels of
+    lists, each asking whether the rest of the line is a break, after a snippet that makes
+    the page worth parsing."""
     size = int((5 * 1024 * 1024 - 100) * scale)
     page = "```python\nawait f()\n```\n\n" + "- " * (size // 2) + "x\n"
     return _stage2(tmp, fake, {"docs/en/dashes.md": page})

@@ -1,10 +1,10 @@
 """What aligning and matching cost on hostile pages, counted, never timed.
 
-Two pages of many tiny distinct snippets once made the alignment allocate a cell for every
-pair of snippets, whatever the band it scores; sides of unequal length widened the band to
-the whole page; and anchoring equal snippets could rescan a page once per snippet. Each
-test below counts what the work is made of (memory, score calls, key lookups) at a size
-where the old code is far past the bound.
+Two pages of many tiny distinct snippets must not make the alignment keep a cell for every
+pair of snippets, whatever band it scores; sides of unequal length must not widen the band
+to the whole page; anchoring equal snippets must not rescan a page once per snippet. Each
+test counts what the work is made of (memory, score calls, key lookups) at a size where a
+table of every pair, or a rescan per anchor, is far past the bound.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_anchoring_equal_items_looks_each_up_a_bounded_number_of_times():
     right = [k for i in range(0, n, 2) for k in (i + 1, i)]  # neighbours swapped: 1 0 3 2 5 4 ...
     _Key.hashes = 0
     found = align(left, right, lambda a, b: 1.0 if a == b else 0.0, key=_Key)
-    # Peeling one anchor at a time off such a page once rescanned what was left: n * n / 4.
+    # Peeling one anchor at a time off such a page, rescanning what is left, costs n * n / 4.
     assert _Key.hashes <= 150 * (len(left) + len(right)), _Key.hashes
     assert len(found) == n // 2
 

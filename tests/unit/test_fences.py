@@ -93,8 +93,8 @@ def test_the_built_in_sha256_gives_hashlib_digests():
 
 def test_a_long_line_of_list_markers_is_not_read_again_at_every_level(monkeypatch):
     """``- - - ... x`` opens a list a level, a hundred levels deep, and markdown-it asks at each
-    level whether the rest of the line is a thematic break: a 5 MiB line cost a minute. The
-    characters that question reads are counted: at most a few readings of the line."""
+    level whether the rest of the line is a thematic break. The characters that question
+    reads are counted: at most a few readings of the line, not one a level."""
     import importlib
 
     hr_rule = importlib.import_module("markdown_it.rules_block.hr")

@@ -88,8 +88,8 @@ class _Counted(dict):
 
 
 def test_entries_added_on_one_side_are_placed_in_time_linear_in_the_entries(manifest):
-    """Each entry one side added is shifted by what the other side did above it; finding the
-    last shared entry above it once read every entry of the side, for each added entry."""
+    """Each entry one side added is shifted by what the other side did above it; the last
+    shared entry above it is found without reading every entry of the side, for each added entry."""
     old = [f"async def f{i}():\n    await g{i}()\n" for i in range(1000)]
     new = [f"async def n{i}():\n    await h{i}()\n" for i in range(1000)]
     base = manifest({"x.md": doc(*old)})

@@ -43,7 +43,7 @@ def _judged(files: dict[str, str], monkeypatch) -> tuple[list[str], int]:
 
 
 def test_modules_star_importing_each_other_are_walked_in_bounded_steps(monkeypatch):
-    n = 60  # 3,540 star imports: each question once walked all of them, for every name asked
+    n = 60  # 3,540 star imports: walking all of them for every name asked is n**3 resolutions
     reasons, resolutions = _judged({**_web(n, everyone=True), "docs/en/a.md": _pages(n, n)}, monkeypatch)
     assert resolutions <= 10 * n * n, resolutions
     # Whatever is judged is true: no name a module binds is said to be missing.
