@@ -6,12 +6,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from docsnippets.config import Config
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import pair_up
 from docsnippets.snippets.records import Inventory, Notice
 from tests.support.corpus import ABSENT, BASE, HEAD, SEED, SHARED, copy_tree, need, write
+
+# Speed is measured in bench/, never in a test: hypothesis's per-example deadline is a timing
+# assertion that a busy 2-core machine fails at random.
+settings.register_profile("docsnippets", deadline=None)
+settings.load_profile("docsnippets")
 
 TreeMaker = Callable[..., Path]
 FileWriter = Callable[[Path, dict[str, str | bytes]], Path]

@@ -28,6 +28,7 @@ from docsnippets.snippets.records import Inventory
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, is_git_root, origin_repository
 from docsnippets.update import update
+from docsnippets.words import counted, plural
 
 if TYPE_CHECKING:
     import subprocess
@@ -97,10 +98,13 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def _config_text(layouts: tuple[Layout, ...]) -> str:
     # Counts only in the comment: a file name could otherwise end the comment line.
-    counts = ", ".join(str(layout.pairs) for layout in layouts)
+    counts = " and ".join(counted(layout.pairs, "file pair") for layout in layouts)
+    order = ", in that order" if len(layouts) > 1 else ""
+    files = sum(lay.files for lay in layouts)
+    paired = f"{counted(files, 'file')} {plural(files, 'pairs', 'pair')} up"
     return (
-        f"# Written by `docsnippets init` from the file names: {sum(lay.files for lay in layouts)} files pair up\n"
-        f"# under these rules ({counts} pairs), a layout the default rules do not describe.\n"
+        f"# Written by `docsnippets init` from the file names: {paired}\n"
+        f"# under these rules ({counts}{order}), a layout the default rules do not describe.\n"
         "# The other settings: docs/cli.md (Configuration) in the docsnippets repository.\n"
         + rules_yaml(lay.rule for lay in layouts)
     )
@@ -150,7 +154,10 @@ def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) ->
         )
         inventory, written = result.inventory, result.written
     s = mf.summarize(inventory)
-    summary = f"{s['fences']} snippets in {s['files']} files, {s['pairs']} pairs; {links.describe()}"
+    summary = (
+        f"{counted(s['fences'], 'snippet')} in {counted(s['files'], 'file')}, {counted(s['pairs'], 'pair')}; "
+        f"{links.describe()}"
+    )
     return Step(DEFAULT_MANIFEST, Outcome.WROTE if written else Outcome.UNCHANGED, summary), inventory
 
 

@@ -19,6 +19,7 @@ from docsnippets.snippets.pairs import pairing_hint
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import FileSource
 from docsnippets.visible import visible, visible_json
+from docsnippets.words import counted
 
 if TYPE_CHECKING:
     from docsnippets.snippets.layouts import Layout
@@ -89,10 +90,6 @@ def write_report(
         out.write(render.comment(report, ctx).lstrip())
     else:
         out.write(report_text(report, str(manifest), verdict, changes, found.inventory))
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def update_summary(out: TextIO, shown: Path, written: bool, after: Inventory, before: dict[str, Any] | None) -> None:

@@ -68,7 +68,7 @@ def run_diff(
         config,
         head_manifest,
         changed=tuple(gitrefs.changed_paths(root, base_sha, head_sha)),
-        base=Base(recorded, missing=base_manifest is None),
+        base=Base(recorded, missing=base_manifest is None, code=lambda: GitCommit(root, base_sha).code()),
         strict_lines=strict_lines,
         references=references,
         memo=memo,

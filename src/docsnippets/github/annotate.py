@@ -10,6 +10,7 @@ from docsnippets.judge.compare import Report
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import ReferenceKind, fixes_for
+from docsnippets.words import plural
 
 LOST_TITLE = "Bilingual page lost its counterpart"
 
@@ -36,7 +37,11 @@ def annotations(freshness: Report, verdict: Verdict, manifest_name: str, lost: S
     if verdict.cause == Cause.ERROR:
         out.insert(0, annotation("error", f"could not decide: {verdict.error}"))
     if hidden:
-        out.append(annotation("notice", f"{hidden} more finding(s) are listed in the job summary"))
+        out.append(
+            annotation(
+                "notice", f"{hidden} more {plural(hidden, 'finding is', 'findings are')} listed in the job summary"
+            )
+        )
     return out
 
 

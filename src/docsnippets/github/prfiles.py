@@ -81,7 +81,7 @@ def _fetch(
     archived, why = _archive(client, listing, config, settings, bounds, head_repo)
     head = GitHubCommit(listing, client.blob, archived=archived, listed=listed)
     manifest = mf.read_from(head, settings.manifest, f"{settings.manifest} at the PR's head {pr.head_sha[:12]}")
-    base = base_of(client, settings, pr, problems)
+    base = base_of(client, settings, config, pr, problems)
     common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines, "limits": settings.limits()}
     if archived is not None:
         return Fetched(Case(head, config, manifest, **common), None)

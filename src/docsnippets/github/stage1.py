@@ -128,7 +128,7 @@ def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factor
         checkout.config,
         store.load(checkout.manifest_path, root=checkout.root),
         changed=tuple(changed) if changed is not None else None,
-        base=base_of(client, settings, pr, problems),
+        base=base_of(client, settings, checkout.config, pr, problems),
         strict_lines=settings.strict_lines,
         limits=settings.limits(),
     )
@@ -179,14 +179,26 @@ def both_names(files: Sequence[Any]) -> list[str]:
     return sorted({n for f in files for n in (f.filename, f.previous_filename) if n})
 
 
-def base_of(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> Base | None:
-    """The base manifest as records, to say what this PR adds, removes, changes, moves; None
-    when it cannot be read or used (a warning says so)."""
+def base_of(client: Any, settings: Settings, config: Config, pr: PullRequest, problems: Problems) -> Base | None:
+    """The base manifest as records, to say what this PR adds, removes, changes, moves, and
+    which of its findings the base already had (its code read only if that is asked, see
+    basecode.py); None when the manifest cannot be read or used (a warning says so)."""
     text, readable = base_text(client, settings, pr, problems)
     if not readable:
         return None
     inventory = base_inventory(text, settings, problems)
-    return None if inventory is None else Base(inventory, missing=text is None)
+    if inventory is None:
+        return None
+    from docsnippets.github.archive import ArchiveBounds
+    from docsnippets.github.basecode import base_code
+
+    bounds = ArchiveBounds(settings.archive_max_bytes, settings.archive_max_members)
+
+    def wanted(path: str) -> bool:
+        return path.endswith(".py") or config.selects(path)
+
+    code = base_code(client, pr.base_sha, bounds, wanted, problems.warn)
+    return Base(inventory, missing=text is None, code=code)
 
 
 def base_text(client: Any, settings: Settings, pr: PullRequest, problems: Problems) -> tuple[str | None, bool]:

@@ -2,7 +2,8 @@
 
 ``snippets`` (fences → classify → extract → pairs) → ``manifest`` → ``judge`` → ``report``:
 this package compares inventories (compare.py), finds the pairs a change lost (lost.py), runs
-the code check (code.py), and builds the verdict (verdict.py), all from :func:`judge`.
+the code check (code.py), sets apart what a change's base already held out of sync or broken
+(debts.py), and builds the verdict (verdict.py), all from :func:`judge`.
 """
 
 from docsnippets.judge.judgement import Base, Case, Judgement, Scope, judge

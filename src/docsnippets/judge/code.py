@@ -7,7 +7,7 @@ judge, and the reference check's modules are not even loaded for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from docsnippets.config import Config
@@ -41,10 +41,29 @@ def code_findings(
     return findings_of(inventory, chosen, code, config)
 
 
+def base_findings(
+    base: Inventory, wanted: Sequence[int], code: Callable[[], ModuleFiles | None] | None, config: Config
+) -> Findings | None:
+    """The base's findings for its snippets ``wanted`` (indices), read against the base's code;
+    None when that code is unknown (``code`` absent, or it answers None: it could not be read)."""
+    if not wanted:
+        return ()
+    files = code() if code is not None else None
+    if files is None:
+        return None
+    from docsnippets.references.packages import reaches_code
+
+    if not reaches_code(files, config.packages):
+        return ()
+    return findings_of(base, [base.snippets[i] for i in wanted], files, config)
+
+
 def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleFiles, config: Config) -> Findings:
     """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
     from docsnippets.references.broken import broken_references
 
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
-    found = broken_references(snippets, code, config.packages, config.ignore_calls, inventory.snippets)
+    found = broken_references(
+        snippets, code, config.packages, config.ignore_calls, inventory.snippets, config.languages
+    )
     return tuple((ids[b.snippet.key], b) for b in found)

@@ -11,6 +11,7 @@ import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docsnippets import work
@@ -26,6 +27,7 @@ from docsnippets.snippets.records import (
     moved_as_a_whole,
     recorded_fields,
 )
+from docsnippets.words import counted, plural
 
 RECORD_REASONS = 5  # false records named one by one; the rest are counted
 
@@ -47,8 +49,7 @@ class Change:
     def false_record(self) -> str:
         """What is false in the record, in words: the fields, and when the compiler's findings
         are among them the Python that judged them, since another one may have written them."""
-        verb = "differs" if len(self.fields) == 1 else "differ"
-        said = f"recorded {', '.join(self.fields)} {verb} from the page"
+        said = f"recorded {', '.join(self.fields)} {plural(len(self.fields), 'differs', 'differ')} from the page"
         if any(f in COMPILED_FIELDS for f in self.fields):
             said += f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
         return said
@@ -85,6 +86,10 @@ class Report:
     # engine fills it in, since comparing two inventories says nothing about the code.
     broken_references: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
     lost: tuple[LostPair, ...] = ()  # pairs of pages of which only one side stays (lost.py)
+    # What a change found already out of sync or broken at its base (debts.py): shown apart,
+    # never counted; the two lists above then hold only what the change made worse.
+    desync_debts: tuple[Desync, ...] = ()
+    reference_debts: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -111,8 +116,7 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
     for file, olds in left_b.items():
         work.check()
         news = left_a.get(file, [])
-        # Like a file pair's alignment, one file spends a bounded allowance on exact matching.
-        pairs = align([before.snippets[i] for i in olds], [after.snippets[j] for j in news], Budget().score)
+        pairs = _aligned(tuple(before.snippets[i] for i in olds), tuple(after.snippets[j] for j in news))
         for a, b in pairs:
             mapping[olds[a]] = news[b]
             taken.add(news[b])
@@ -124,6 +128,15 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
         if i not in mapping and by_body.get(s.body_sha256):
             mapping[i] = by_body[s.body_sha256].popleft()
     return mapping
+
+
+@lru_cache(maxsize=32)
+def _aligned(olds: tuple[Snippet, ...], news: tuple[Snippet, ...]) -> tuple[tuple[int, int], ...]:
+    """The changed snippets of one file aligned by similarity, the costly part of :func:`match`;
+    kept for the next call, since a change's pages are matched with the base twice (what
+    the change does, and which findings the base already had). Like a file pair's alignment,
+    one file spends a bounded allowance on exact matching."""
+    return tuple(align(olds, news, Budget().score)) if olds and news else ()
 
 
 def false_fields(before: Snippet, after: Snippet) -> tuple[str, ...]:
@@ -177,7 +190,10 @@ def _record_reasons(before: Inventory, metadata: Sequence[Change]) -> list[str]:
     for c in metadata[:RECORD_REASONS]:
         out.append(f"{c.before.file} snippet {ordinal[c.before_id]}: {c.false_record()}")
     if len(metadata) > RECORD_REASONS:
-        out.append(f"{len(metadata) - RECORD_REASONS} more snippet records differ from their pages")
+        rest = len(metadata) - RECORD_REASONS
+        out.append(
+            f"{counted(rest, 'more snippet record')} {plural(rest, 'differs from its page', 'differ from their pages')}"
+        )
     return out
 
 
@@ -219,9 +235,8 @@ def move_reasons(moved: Sequence[Change]) -> list[str]:
         if len(files) == 1:
             (old, new), where = next(iter(files)), "another file"
         else:
-            where = f"{len({after for _, after in files})} other files"
-        n = len(changes)
-        out.append(f"{n} snippet{'s' if n != 1 else ''} moved to {where}: {old} → {new}")
+            where = counted(len({after for _, after in files}), "other file")
+        out.append(f"{counted(len(changes), 'snippet')} moved to {where}: {old} → {new}")
     return out
 
 
@@ -231,7 +246,7 @@ def _moved_reasons(moved: Sequence[Change], strict_lines: bool) -> list[str]:
     within = sum(1 for c in moved if c.before.file == c.after.file)
     out = move_reasons(moved)
     if strict_lines and within:
-        out.append(f"{within} snippet(s) moved (--strict-lines)")
+        out.append(f"{counted(within, 'snippet')} moved (--strict-lines)")
     return out
 
 
@@ -251,6 +266,11 @@ def _desync_sets(inv: Inventory) -> tuple[list[Desync], set[int]]:
     return entries, members
 
 
+def desync_of(inv: Inventory) -> tuple[Desync, ...]:
+    """Every out-of-sync entry of ``inv``: its diverged pairs and its examples without a counterpart."""
+    return tuple(_desync_sets(inv)[0])
+
+
 def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
     out = set()
     for p in inv.pairs:
@@ -266,10 +286,10 @@ def _count_reasons(after: Inventory, reverse: dict[int, int], added: int, remove
     """The counts as reasons; an example added in both languages at once is one example."""
     new = {j for j in range(len(after.snippets)) if j not in reverse}
     both = sum(1 for p in after.pairs if p.en in new and p.zh in new)
-    out = [f"{both} example{'s' if both != 1 else ''} added (en + zh)"] if both else []
+    out = [f"{counted(both, 'example')} added (en + zh)"] if both else []
     for n, word in ((added - 2 * both, "added"), (removed, "removed"), (changed, "changed")):
         if n:
-            out.append(f"{n} snippet{'s' if n != 1 else ''} {word}")
+            out.append(f"{counted(n, 'snippet')} {word}")
     return out
 
 

@@ -10,14 +10,15 @@ and the code check are decided here, once, the same for every caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from docsnippets import work
 from docsnippets.config import Config
-from docsnippets.judge.code import code_findings
-from docsnippets.judge.compare import Report, all_lost, compare, limit_desync
+from docsnippets.judge.code import base_findings, code_findings
+from docsnippets.judge.compare import Report, all_lost, compare, limit_desync, match
 from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
@@ -25,7 +26,7 @@ from docsnippets.manifest import build as mf
 from docsnippets.manifest.validate import unwritten
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
-from docsnippets.sources import FileSource, Refusal
+from docsnippets.sources import FileSource, ModuleFiles, Refusal
 
 
 class Scope(StrEnum):
@@ -38,10 +39,16 @@ class Scope(StrEnum):
 @dataclass(frozen=True)
 class Base:
     """The base's manifest as records, for "what does this change do"; ``missing``: the base
-    has none (the change adopts docsnippets), so every snippet is new."""
+    has none (the change adopts docsnippets), so every snippet is new.
+
+    ``code`` reads the base tree's code, called only when a broken reference of the head lies
+    in a snippet the base had (to tell an old finding from the change's, debts.py); it answers
+    None when that code cannot be read, and without it no finding is taken for an old one.
+    """
 
     inventory: Inventory
     missing: bool = False
+    code: Callable[[], ModuleFiles | None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,19 @@ def manifest_reasons(report: Report, data: dict[str, Any] | None) -> Report:
     return replace(report, fresh=False, reasons=(*reasons, *report.reasons))
 
 
+def old_debts(freshness: Report, current: Inventory, base: Base, config: Config) -> Report:
+    """``freshness`` with what the base already held out of sync or broken set apart (debts.py)."""
+    if not freshness.desynchronized and not freshness.broken_references:
+        return freshness
+    from docsnippets.judge.debts import settle, wanted_at_base  # only a change with findings needs it
+
+    mapping = match(base.inventory, current)
+    back = {j: i for i, j in mapping.items()}
+    wanted = wanted_at_base(freshness.broken_references, current, back)
+    at_base = base_findings(base.inventory, wanted, base.code, config)
+    return settle(freshness, current, base.inventory, mapping, at_base)
+
+
 def judge(case: Case) -> Judgement:
     """The case judged; raises work.OverBudget when it needs more work than its limits allow."""
     with work.bounded(case.limits):
@@ -147,6 +167,8 @@ def _judge(case: Case) -> Judgement:
         read = [t for t in touched or () if t not in refused]
         after = current if whole_tree else overlay(before, fresh, read, config, source, aligned=current)
         changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
+        if not case.base.missing:
+            freshness = old_debts(freshness, current, case.base, config)
     return Judgement(
         freshness=freshness,
         changes=changes,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.snippets.records import Inventory
+from docsnippets.words import counted, plural
 
 NAMED_RELATIONS = 3  # pairs named in a reason before the rest are counted
 
@@ -35,10 +36,9 @@ class LostPair:
         return f"renamed to {self.moved_to}" if self.moved_to else "deleted"
 
     def sentence(self) -> str:
-        n = self.pairs
         return (
             f"{self.kept} lost its counterpart {self.gone} ({self.happened}); "
-            f"{n} bilingual example{'s' if n != 1 else ''} no longer paired"
+            f"{counted(self.pairs, 'bilingual example')} no longer paired"
         )
 
     def fix(self) -> str:
@@ -132,23 +132,27 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
             )
     if len(named) > NAMED_RELATIONS:
         rest = len(named) - NAMED_RELATIONS
-        named = [*named[:NAMED_RELATIONS], f"{rest} more pair{'s' if rest != 1 else ''}"]
+        named = [*named[:NAMED_RELATIONS], f"{rest} more {plural(rest, 'pair')}"]
     return named
 
 
 def pair_count_line(before: Inventory | None, after: Inventory, lost: Iterable[LostPair]) -> str | None:
     """``update``'s word on the pairs, when their number changed or a page lost its counterpart:
-    ``12 → 9 pairs: 3 lost (…)``, the rest unpaired or newly paired."""
+    ``12 → 9 pairs: 3 lost (…)``, and what the lost pages do not explain (pairs that broke up
+    or formed on the other pages) when some were lost; ``3 → 4 pairs`` alone otherwise."""
     if before is None:
         return None
     lost = tuple(lost)
     old, new = len(before.pairs), len(after.pairs)
     if old == new and not lost:
         return None
+    head = f"{old} → {counted(new, 'pair')}"
+    if not lost:
+        return head
     gone = sum(x.pairs for x in lost)
-    parts = [f"{gone} lost ({'; '.join(x.sentence() for x in lost)})"] if lost else []
+    parts = [f"{gone} lost ({'; '.join(x.sentence() for x in lost)})"]
     # Whatever the lost pages do not explain is pairs that broke up or formed within pages.
     other = new - (old - gone)
     if other:
-        parts.append(f"{abs(other)} {'fewer' if other < 0 else 'more'} among the other pages")
-    return f"{old} → {new} pairs: {', '.join(parts)}"
+        parts.append(f"{counted(abs(other), 'pair')} {'fewer' if other < 0 else 'more'} among the other pages")
+    return f"{head}: {', '.join(parts)}"

@@ -12,6 +12,7 @@ from typing import Any
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
 from docsnippets.judge.compare import Report
 from docsnippets.judge.lost import union
+from docsnippets.words import counted, plural
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class Verdict:
     manifest_missing: bool = False
     references: int = 0
     lost: int = 0  # pairs of pages one side of which was renamed or deleted: desynchronized too
+    # Found already at the change's base (debts.py): said, never counted.
+    desync_debts: int = 0
+    reference_debts: int = 0
 
     @property
     def gate(self) -> frozenset[str]:
@@ -77,12 +81,10 @@ class Verdict:
         return FailOn.REFERENCES in self.gate
 
     def desync_words(self) -> str:
-        n = self.desync
-        return f"{n} bilingual example{'s' if n != 1 else ''} out of sync"
+        return f"{counted(self.desync, 'bilingual example')} out of sync"
 
     def lost_words(self) -> str:
-        n = self.lost
-        return f"{n} bilingual page{'s' if n != 1 else ''} lost {'their' if n != 1 else 'its'} counterpart"
+        return f"{counted(self.lost, 'bilingual page')} lost {plural(self.lost, 'its', 'their')} counterpart"
 
     def pair_words(self) -> str:
         """The desynchronized examples and the pages that lost their counterpart, as counted."""
@@ -90,8 +92,14 @@ class Verdict:
         return "; ".join([*words, self.lost_words()] if self.lost else words)
 
     def references_words(self) -> str:
-        n = self.references
-        return f"{n} broken reference{'s' if n != 1 else ''} to the code"
+        return f"{counted(self.references, 'broken reference')} to the code"
+
+    def debts_words(self) -> str:
+        """What the base already held, as counted: ``1 bilingual example out of sync, 2 broken references``."""
+        words = [f"{counted(self.desync_debts, 'bilingual example')} out of sync"] if self.desync_debts else []
+        if self.reference_debts:
+            words.append(counted(self.reference_debts, "broken reference"))
+        return ", ".join(words)
 
     def manifest_words(self) -> str:
         if self.manifest_missing:
@@ -108,6 +116,8 @@ class Verdict:
             found.append(self.lost_words() + ("" if self.desync_enforced else ", not enforced"))
         if self.references:
             found.append(self.references_words() + ("" if self.references_enforced else ", not enforced"))
+        if self.desync_debts or self.reference_debts:
+            found.append(f"already before this change, not counted: {self.debts_words()}")
         if self.error is not None:
             found.append(f"error: {self.error}")
         return f"{head}: {'; '.join(found)} (fail-on {self.fail_on})"
@@ -122,6 +132,7 @@ class Verdict:
             "desynchronized": self.desync,
             "lost_pairs": self.lost,
             "broken_references": self.references,
+            "debts": {"desynchronized": self.desync_debts, "broken_references": self.reference_debts},
             "error": self.error,
         }
 
@@ -148,4 +159,6 @@ def decide(
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
         lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
+        desync_debts=len(freshness.desync_debts),
+        reference_debts=len(freshness.reference_debts),
     )

@@ -26,9 +26,11 @@ Rules
   ``.extend`` with string literals). Otherwise ``Y`` may be a submodule of package X.
   ``from X import *`` re-exports are followed through the repository's own modules (their
   ``__all__``, else their public names). ``from X import *`` in a snippet only needs X.
-* **Modules the page creates.** A snippet whose first line is a comment naming a ``.py`` path
-  (``# pkg/tools/new_tool.py``) shows a file the page has its reader create: that module
-  (and a package holding it) is not missing for the imports of the page's snippets.
+* **Modules the page creates.** A fence of the page whose first line is a comment naming a
+  ``.py`` path (``# pkg/tools/new_tool.py``) shows a file the page has its reader create: that
+  module (and a package holding it) is not missing for the imports of the page's snippets. The
+  fence need not be a selected snippet (a plain example counts); the page itself is read for
+  it only when an import would otherwise be reported.
 * **When names are not judged** (so nothing is reported about them): X's source cannot be
   read or does not parse (its existence still counts, but a parse error says nothing
   reliable about which names it binds); X defines a module-level ``__getattr__`` (PEP 562:
@@ -47,13 +49,13 @@ Each module is parsed at most once per call, and only if a snippet imports (or s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from docsnippets import work
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
-from docsnippets.references.created import created_paths, is_created
+from docsnippets.references.created import created_paths, is_created, page_fences
 from docsnippets.references.findings import BrokenReference, ReferenceKind
 from docsnippets.references.imports import ImportRef, imports_of
 from docsnippets.references.resolve import ModuleIndex
@@ -80,12 +82,15 @@ __all__ = [
 ]
 
 
-def _problems(tree: ModuleIndex, ref: ImportRef, created: frozenset[str] = frozenset()) -> list[tuple[str | None, str]]:
-    """``created``: the modules the snippet's page has its reader create (see created.py)."""
+def _problems(
+    tree: ModuleIndex, ref: ImportRef, created: Callable[[], frozenset[str]] = frozenset
+) -> list[tuple[str | None, str]]:
+    """``created``: the modules the snippet's page has its reader create (see created.py),
+    asked for only when something would be reported."""
     if tree.module(ref.module.split(".")[0]) is None:
         return []  # not the repository's, or the tree holds none of its code
     missing = tree.first_missing(ref.module)
-    if missing is not None and is_created(created, missing):
+    if missing is not None and is_created(created(), missing):
         return []
     if missing is not None:
         suffix = "" if missing == ref.module else f" (imported as {ref.module})"
@@ -95,7 +100,7 @@ def _problems(tree: ModuleIndex, ref: ImportRef, created: frozenset[str] = froze
     return [
         (name, f"{ref.module} defines no name {name}")
         for name in dict.fromkeys(ref.names)
-        if name != "*" and not tree.binds(module, name) and not is_created(created, f"{ref.module}.{name}")
+        if name != "*" and not tree.binds(module, name) and not is_created(created(), f"{ref.module}.{name}")
     ]
 
 
@@ -105,23 +110,25 @@ def broken_references(
     packages: Iterable[str] = (),
     ignore_calls: Iterable[str] = (),
     pages: Iterable[Snippet] | None = None,
+    languages: Iterable[str] = (),
 ) -> tuple[BrokenReference, ...]:
     """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
     call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
     ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
-    (``snippets`` themselves when None).
+    (``snippets`` themselves when None); ``languages``: the fence languages of the pages' other
+    examples, which may show a module the page creates (the page is read through ``files``).
 
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
     snippets = tuple(snippets)
     tree = ModuleIndex(files, packages)
-    calls = _Calls(tree, snippets if pages is None else pages)
+    calls = _Calls(tree, snippets if pages is None else pages, files, frozenset(languages))
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
         work.check()
         for ref in calls.imports(snippet):
-            for name, reason in _problems(tree, ref, calls.created(snippet.file)):
+            for name, reason in _problems(tree, ref, lambda page=snippet.file: calls.created(page)):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
                 found.setdefault(
                     key, BrokenReference(snippet.file, ref.line, ref.module, name, reason, snippet, _kind(name))
@@ -144,8 +151,16 @@ class _Calls:
     checkout, imports of third-party code) never loads that machinery.
     """
 
-    def __init__(self, tree: ModuleIndex, pages: Iterable[Snippet]) -> None:
+    def __init__(
+        self,
+        tree: ModuleIndex,
+        pages: Iterable[Snippet],
+        files: ModuleFiles | None = None,
+        languages: frozenset[str] = frozenset(),
+    ) -> None:
         self.tree = tree
+        self._files = files
+        self._languages = languages
         self._pages = tuple(pages)
         self._by_file: dict[str, list[Snippet]] = {}
         for s in self._pages:
@@ -163,9 +178,13 @@ class _Calls:
         return self._imports[snippet]
 
     def created(self, page: str) -> frozenset[str]:
-        """The modules the page has its reader create, by their dotted names."""
+        """The modules the page has its reader create, by their dotted names: from its snippets
+        and, given the languages, from its other fences (the page read once, when first asked)."""
         if page not in self._created:
-            paths = created_paths(s.body for s in self._by_file.get(page, ()))
+            bodies = [s.body for s in self._by_file.get(page, ())]
+            if self._files is not None and self._languages:
+                bodies += page_fences(self._files.read(page), self._languages)
+            paths = created_paths(bodies)
             self._created[page] = frozenset(m for path in paths for m in path_modules(path))
         return self._created[page]
 

@@ -21,6 +21,8 @@ import ast
 from dataclasses import dataclass
 from enum import StrEnum
 
+from docsnippets.words import plural
+
 
 class ParamKind(StrEnum):
     POSITIONAL_ONLY = "positional-only"
@@ -221,9 +223,9 @@ def _missing(signature: Signature, filled: set[str], callee: str) -> str | None:
     positional = [p.name for p in signature.params if p.kind is not ParamKind.KEYWORD_ONLY and p.required]
     missing = [n for n in positional if n not in filled]
     if missing:
-        return f"missing required argument{'s' if len(missing) > 1 else ''} {_quoted(missing)} of {callee}"
+        return f"missing required {plural(len(missing), 'argument')} {_quoted(missing)} of {callee}"
     keyword_only = [p.name for p in signature.params if p.kind is ParamKind.KEYWORD_ONLY and p.required]
     missing = [n for n in keyword_only if n not in filled]
     if missing:
-        return f"missing required keyword-only argument{'s' if len(missing) > 1 else ''} {_quoted(missing)} of {callee}"
+        return f"missing required keyword-only {plural(len(missing), 'argument')} {_quoted(missing)} of {callee}"
     return None

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docsnippets.report import templating
+from docsnippets.words import forms
 
 
 def _counts(items: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -52,14 +53,15 @@ def context(data: dict[str, Any], lang: str) -> dict[str, Any]:
         }
         for p in (e["pair"] for e in items if e.get("pair") and e["pair"]["en"] == e["id"])
     ]
+    w = templating.words()[lang]
     return {
-        "w": templating.words()[lang],
+        "w": w,
         "source": {
             "repo": source.get("repository"),
             "commit": source.get("commit"),
             "server": source.get("server_url") or "https://github.com",
         },
-        "counts": _counts(items),
+        "counts": {key: forms(n, w["counted"][key]) for key, n in _counts(items).items()},
         "rows": rows,
         "pairs": pairs,
     }

@@ -26,6 +26,7 @@ from docsnippets.report.context import CommentContext
 from docsnippets.report.guidance import HEADLINE_REASONS, fixes, headline
 from docsnippets.report.markup import code_span, location, plain
 from docsnippets.snippets.records import Snippet
+from docsnippets.words import counted
 
 T = TypeVar("T")
 DEFAULT_TEMPLATE = "comment.md.j2"
@@ -108,6 +109,7 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening, lists: _L
                 ),
             ]
         ),
+        "debts": _nonempty(_debt_sections(freshness, ctx, short)),
         "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),
         "compared_with": compared,
         "sections": _nonempty(_sections(freshness, listed, ctx, lists, short)),
@@ -221,7 +223,8 @@ def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> 
     if moves:
         n = sum(1 for c in freshness.moved if c.before.file != c.after.file)
         m = en.moves(freshness)
-        items.append(f"- {n} snippets moved to other files ({len(m.renames)} renames, listed under *Moved*)")
+        renames = counted(len(m.renames), "rename")
+        items.append(f"- {counted(n, 'snippet')} moved to other files ({renames}, listed under *Moved*)")
     return _section("Why the manifest is stale", items, [], short)
 
 
@@ -248,11 +251,22 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
     return _section("Desynchronized bilingual examples", items, [], short, len(freshness.desynchronized))
 
 
+def _debt_sections(freshness: Report, ctx: CommentContext, short: Shortening) -> list[dict[str, Any]]:
+    """What the base already held (judge/debts.py): listed as found, with no side said to be
+    edited and nothing asked, since the PR did not make it so."""
+    pairs = [ci.desync(d, ctx.links, False, {}, short.shown(n), False) for n, d in enumerate(freshness.desync_debts)]
+    broken = [ci.broken(sid, b, ctx.links) for sid, b in freshness.reference_debts]
+    return [
+        _section("Already out of sync before this PR", pairs, [], short),
+        _section("Already broken before this PR", broken, [], short),
+    ]
+
+
 def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:
     """Both pages of each lost pair, what happened to the one that went, how many examples it cost."""
     out = []
     for x in union(freshness.lost, ctx.changes.lost if ctx.changes is not None else ()):
         went = f"renamed to {code_span(x.moved_to)}" if x.moved_to else "deleted"
-        n = f"{x.pairs} bilingual example{'s' if x.pairs != 1 else ''}"
+        n = counted(x.pairs, "bilingual example")
         out.append(f"- {code_span(x.kept)} lost its counterpart {code_span(x.gone)} ({went}): {n} no longer paired")
     return out

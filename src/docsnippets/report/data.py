@@ -63,6 +63,11 @@ def report_json(report: Report, extra: dict[str, Any] | None = None) -> dict[str
         "notices": list(report.notices),
         "broken_references": [_broken(sid, b) for sid, b in report.broken_references],
         "lost_pairs": [x.as_json() for x in report.lost],
+        # What the change's base already held (judge/debts.py): shown, never counted.
+        "debts": {
+            "desynchronized": [_desync(d) for d in report.desync_debts],
+            "broken_references": [_broken(sid, b) for sid, b in report.reference_debts],
+        },
     }
     if extra:
         out.update(extra)

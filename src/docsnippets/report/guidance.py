@@ -13,38 +13,42 @@ from docsnippets.references.findings import fixes_for
 from docsnippets.report.context import Links
 from docsnippets.report.markup import code_span, fenced, location, plain
 from docsnippets.visible import visible
+from docsnippets.words import plural
 
 Key = tuple[str, int]
 HEADLINE_REASONS = 3
 
 
 def headline(verdict: Verdict, manifest_name: str) -> str:
-    """The comment's first line: the gate's answer, then what it was about."""
+    """The comment's first line: the gate's answer, then what it was about; the ``fail-on``
+    setting is named once, where the line first depends on it."""
     name = code_span(manifest_name)
     mark = "✅" if verdict.passed else "❌"
+    setting = f"(fail-on {verdict.fail_on})"
     if verdict.manifest_missing:
         about = f"{name} is missing from this branch"
     elif not verdict.fresh:
         about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
-    elif verdict.cause == "desync":
-        about = f"{verdict.pair_words()} (fail-on desync); the manifest {name} itself is fresh"
-    elif verdict.cause == "references":
-        about = f"{verdict.references_words()} (fail-on {verdict.fail_on}); the manifest {name} itself is fresh"
+    elif verdict.cause in ("desync", "references"):
+        found = verdict.pair_words() if verdict.cause == "desync" else verdict.references_words()
+        about, setting = f"{found} {setting}; the manifest {name} itself is fresh", ""
     else:
         about = f"{name} is up to date"
     if verdict.cause == "error":
         about = f"could not decide — {plain(verdict.error or '')}; {about}"
-    notes = []
-    if verdict.passed and not verdict.fresh:
-        mark = "⚠️"
-        notes.append("not enforced: fail-on never")
+    shown, relaxed = [], []
     if (verdict.desync or verdict.lost) and verdict.cause != "desync":
-        enforced = "" if verdict.desync_enforced else f", not enforced (fail-on {verdict.fail_on})"
-        notes.append(verdict.pair_words() + enforced)
+        (shown if verdict.desync_enforced else relaxed).append(verdict.pair_words())
     if verdict.references and verdict.cause != "references":
-        enforced = "" if verdict.references_enforced else f", not enforced (fail-on {verdict.fail_on})"
-        notes.append(verdict.references_words() + enforced)
-    extra = f" · ⚠️ {'; '.join(notes)}" if notes else ""
+        (shown if verdict.references_enforced else relaxed).append(verdict.references_words())
+    if verdict.passed and not verdict.fresh:  # fail-on never: nothing is enforced
+        mark = "⚠️"
+        shown.append(f"not enforced {setting}" + (f": {'; '.join(relaxed)}" if relaxed else ""))
+    elif relaxed:
+        shown.append(f"{'; '.join(relaxed)}, not enforced {setting}".rstrip())
+    if verdict.desync_debts or verdict.reference_debts:
+        shown.append(f"already before this PR, not counted: {verdict.debts_words()}")
+    extra = f" · ⚠️ {' · '.join(shown)}" if shown else ""
     return f"### {mark} docsnippets: {about}{extra}"
 
 
@@ -53,7 +57,8 @@ def _reasons(reasons: tuple[str, ...]) -> str:
     if len(reasons) <= HEADLINE_REASONS:
         return "; ".join(reasons)
     shown = "; ".join(reasons[: HEADLINE_REASONS - 1])
-    return f"{shown}; and {len(reasons) - HEADLINE_REASONS + 1} more reasons (listed below)"
+    rest = len(reasons) - HEADLINE_REASONS + 1
+    return f"{shown}; and {rest} more {plural(rest, 'reason')} (listed below)"
 
 
 def fixes(

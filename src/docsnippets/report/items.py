@@ -29,6 +29,7 @@ from docsnippets.report.markup import (
 )
 from docsnippets.report.resync import Offer, patch
 from docsnippets.snippets.records import Snippet
+from docsnippets.words import counted
 
 STATES = {
     "identical": "counterpart identical",
@@ -150,7 +151,7 @@ def desync(
     if not with_diff:
         return line
     en_side, zh_side = d.sides
-    text = code_diff(en_side.body, zh_side.body, f"en/{en_side.file}", f"zh/{zh_side.file}")
+    text = code_diff(en_side.body, zh_side.body, en_side.file, zh_side.file)
     text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
     line += collapsed("English vs Chinese code without comments or docstrings", fenced(visible_block(text), "diff"))
     offer = _patch(d, touched, edited)
@@ -208,11 +209,8 @@ def file_table(snippets: Sequence[Snippet]) -> str:
 
 def moves(m: en.Moves) -> list[str]:
     out = [
-        f"- {code_span(old)} → {code_span(new)}: {_n(n, 'snippet')} in {_n(k, 'file')}" for old, new, n, k in m.renames
+        f"- {code_span(old)} → {code_span(new)}: {counted(n, 'snippet')} in {counted(k, 'file')}"
+        for old, new, n, k in m.renames
     ]
-    out += [f"- {code_span(f)}: {_n(n, 'snippet')} on other lines" for f, n in m.shifted]
+    out += [f"- {code_span(f)}: {counted(n, 'snippet')} on other lines" for f, n in m.shifted]
     return out
-
-
-def _n(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from docsnippets.fileio import SymlinkRefused, read_regular
 from docsnippets.report import markup
 from docsnippets.visible import visible, visible_block
+from docsnippets.words import counted
 
 if TYPE_CHECKING:
     from jinja2 import Template
@@ -42,6 +43,7 @@ FILTERS = {
     "plain": markup.plain,
     "visible": visible,
     "details": markup.details,
+    "counted": counted,  # {{ n|counted("rename") }}: "1 rename", "2 renames"
 }
 
 

@@ -14,6 +14,7 @@ from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report.markup import span
 from docsnippets.snippets.records import Inventory, Snippet
 from docsnippets.visible import visible
+from docsnippets.words import counted
 
 # The listing's helpers (entries.py, the reference findings) load only when there is something
 # to list: a fresh check prints its verdict without them.
@@ -116,9 +117,27 @@ def _moves(report: Report) -> list[str]:
     if len(report.moved) <= en.HANDFUL:
         return []
     m = en.moves(report)
-    lines = [f"  moved: {m.total} snippets, code unchanged"]
-    lines += [f"    {visible(old)} -> {visible(new)}: {n} snippets in {k} files" for old, new, n, k in m.renames]
-    lines += [f"    {visible(f)}: {n} snippets on other lines" for f, n in m.shifted]
+    lines = [f"  moved: {counted(m.total, 'snippet')}, code unchanged"]
+    lines += [
+        f"    {visible(old)} -> {visible(new)}: {counted(n, 'snippet')} in {counted(k, 'file')}"
+        for old, new, n, k in m.renames
+    ]
+    lines += [f"    {visible(f)}: {counted(n, 'snippet')} on other lines" for f, n in m.shifted]
+    return lines
+
+
+def _debts(report: Report) -> list[str]:
+    """What the change's base already held, apart from what the change is asked to fix."""
+    lines = []
+    if report.desync_debts:
+        lines.append("already out of sync before this change (not counted):")
+        for d in report.desync_debts:
+            where = " <-> ".join(_loc(s) for s in d.sides)
+            extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
+            lines.append(f"  {d.relation:<8} {where}{extra}")
+    if report.reference_debts:
+        lines.append("already broken before this change (not counted):")
+        lines += [f"  {visible(b.file)}:{b.line}  {visible(b.reason)}  ({sid})" for sid, b in report.reference_debts]
     return lines
 
 
@@ -142,7 +161,7 @@ def report_text(
     verdict = verdict if verdict is not None else decide(report, "stale", changes=changes)
     lines: list[str] = []
     if report.fresh:
-        lines.append(f"fresh: {manifest_name} matches the docs ({report.summary['fences']} snippets)")
+        lines.append(f"fresh: {manifest_name} matches the docs ({counted(report.summary['fences'], 'snippet')})")
     else:
         lines.append(f"stale: {manifest_name} is out of date: {'; '.join(report.reasons)}")
     lines += _grouped(_entries(report, inventory)) + _moves(report)
@@ -150,13 +169,14 @@ def report_text(
         lines.append("compared with the base manifest:")
         plain = replace(changes, desynchronized=())
         lines += (_grouped(_entries(plain, inventory)) + _moves(plain)) or ["  no snippet changes"]
+    lines += _debts(report)
     lost = union(report.lost, changes.lost if changes is not None else ())
     if lost:
         lines.append("pages that lost their counterpart:")
         lines += [f"  {visible(x.sentence())}" for x in lost]
     if report.summary.get("untranslated"):
         n = report.summary["untranslated"]
-        lines.append(f"{n} untranslated page{'s' if n != 1 else ''} (snippets, no counterpart file): informational")
+        lines.append(f"{counted(n, 'untranslated page')} (snippets, no counterpart file): informational")
     lines.append(verdict.sentence())
     if not report.fresh:
         lines.append(f"fix: run `{FIX_COMMAND}` and commit {manifest_name}")

@@ -264,8 +264,9 @@ def syntax_status(body: str) -> SyntaxStatus:
 
 
 @lru_cache(maxsize=4096)
-def _comparable(body: str) -> tuple[tuple[int, int, str], ...]:
-    """(row, type, text) of the code tokens, comments, docstrings and layout left out.
+def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
+    """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
+    left out (the depth is kept apart: the relation compares tokens only).
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -275,12 +276,13 @@ def _comparable(body: str) -> tuple[tuple[int, int, str], ...]:
     complete = bool(toks) and toks[-1].type == tokenize.ENDMARKER
     toks = [t for t in toks if t.type != tokenize.ENDMARKER]
     skip = (tokenize.COMMENT, tokenize.NL)
-    out: list[tuple[int, int, str]] = []
-    prev = tokenize.NEWLINE
+    out: list[tuple[int, int, int, str]] = []
+    prev, depth = tokenize.NEWLINE, 0
     for i, tok in enumerate(toks):
         if tok.type in _SKIP_TYPES:
             if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
                 prev = tok.type
+                depth += {tokenize.INDENT: 1, tokenize.DEDENT: -1}.get(tok.type, 0)
             continue
         if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
             j = i + 1
@@ -289,19 +291,19 @@ def _comparable(body: str) -> tuple[tuple[int, int, str], ...]:
             if j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT):
                 prev = tokenize.STRING  # a bare string statement: a docstring
                 continue
-        out.append((tok.start[0], tok.type, tok.string))
+        out.append((tok.start[0], depth, tok.type, tok.string))
         prev = tok.type
     if not complete:
         lines = source.split("\n")
         row, col = toks[-1].end if toks else (1, 0)
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
-        out.append((row, -1, " ".join(rest.split())))
+        out.append((row, depth, -1, " ".join(rest.split())))
     return tuple(out)
 
 
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
     """The token stream with comments, docstrings and layout removed (for pair relations)."""
-    return tuple((kind, text) for _, kind, text in _comparable(body))
+    return tuple((kind, text) for _, _, kind, text in _comparable(body))
 
 
 @lru_cache(maxsize=4096)
@@ -318,6 +320,16 @@ def code_digest(body: str) -> str:
 def comparable_lines(body: str) -> tuple[str, ...]:
     """The same tokens grouped by source line: a short sequence for comparing long bodies."""
     rows: dict[int, list[str]] = {}
-    for row, _, text in _comparable(body):
+    for row, _, _, text in _comparable(body):
         rows.setdefault(row, []).append(text)
     return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
+
+
+def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
+    """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
+    line is, where, and inside how many blocks (code moved into or out of a block is another
+    line here, though its tokens are the same)."""
+    rows: dict[int, tuple[int, list[str]]] = {}
+    for row, depth, _, text in _comparable(body):
+        rows.setdefault(row, (depth, []))[1].append(text)
+    return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from docsnippets.config import PairRule
+from docsnippets.words import counted, plural
 
 # A layout needs this many file pairs before it is believed.
 MIN_PAIRS = 2
@@ -134,5 +135,5 @@ def missing_rules(layouts: Sequence[Layout], configured: Sequence[PairRule]) -> 
 def describe(layouts: Sequence[Layout]) -> str:
     """``12 files pair up: docs/en/{path} <-> docs/zh_cn/{path} (6 pairs)``, for people."""
     files = sum(layout.files for layout in layouts)
-    rules = "; ".join(f"{lay.rule.en} <-> {lay.rule.zh} ({lay.pairs} pairs)" for lay in layouts)
-    return f"{files} files pair up: {rules}"
+    rules = "; ".join(f"{lay.rule.en} <-> {lay.rule.zh} ({counted(lay.pairs, 'pair')})" for lay in layouts)
+    return f"{counted(files, 'file')} {plural(files, 'pairs', 'pair')} up: {rules}"
