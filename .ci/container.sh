@@ -3,7 +3,8 @@
 #
 #   .ci/container.sh build
 #       Installs buildah/debootstrap if missing, builds a local Debian 12 base rootfs with
-#       debootstrap (reused on reruns), imports it into buildah storage under the name the
+#       debootstrap (reused on reruns) with this machine's Python of the FROM line's version
+#       (pyenv's or uv's) as its python3, imports it into buildah storage under the name the
 #       Dockerfile's FROM line asks for, and builds the Dockerfile into $IMAGE.
 #   .ci/container.sh run WORKSPACE_DIR [--runner-dir DIR] [-e NAME=VALUE|-e NAME ...]
 #                        [-v HOST:CONTAINER[:OPTS] ...] [-- ARGS...]
@@ -87,10 +88,40 @@ from_image() {
 
 have_image() { "${B[@]}" inspect --type image "$1" >/dev/null 2>&1; }
 
+# The Python version an official image's name carries (python:3.12-slim-… -> 3.12), or nothing.
+image_python() { [[ $1 =~ ^python:([0-9]+\.[0-9]+)- ]] && printf '%s' "${BASH_REMATCH[1]}"; }
+
+# The newest installation of Python VERSION on this machine, pyenv's then uv's, or nothing.
+host_python() {
+    local v=$1 dir root
+    for root in "${PYENV_ROOT:-$HOME/.pyenv}/versions/$v" "${UV_PYTHON_INSTALL_DIR:-$HOME/.local/share/uv/python}/cpython-$v"; do
+        for dir in "$root".[0-9]*; do
+            [[ $dir == *t || $dir == *freethreaded* || ! -x $dir/bin/python$v ]] || printf '%s\n' "$dir"
+        done | sort -V | tail -n 1 | grep . && return 0
+    done
+    return 0
+}
+
+# Python VERSION from the installation HOME into the rootfs as its python3, as the official
+# images have it: Debian 12's own python3 is 3.11, and docsnippets judges by the image's Python.
+# It keeps its own path, to which its shared library is linked, without its tests and installed
+# packages; pip trusts the CA bundle the build mounts, as Debian's pip does.
+add_python() { # VERSION HOME
+    local v=$1 home=$2 name
+    tar -C / --exclude="${home#/}/lib/python$v/test" --exclude="${home#/}/lib/python$v/site-packages/*" \
+        -cf - "${home#/}" | tar -C "$ROOTFS" -xpf -
+    for name in python3 python "python$v"; do
+        ln -sfn "$home/bin/python$v" "$ROOTFS/usr/local/bin/$name"
+    done
+    printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' >"$ROOTFS/etc/pip.conf"
+}
+
 # Sets ROOTFS_FRESH=1 when it (re)built the rootfs, 0 when it reused one.
-build_rootfs() {
-    local marker=$ROOTFS/.docsnippets-rootfs
-    local want="$SUITE minbase $BASE_PACKAGES"
+build_rootfs() { # FROM_IMAGE
+    local marker=$ROOTFS/.docsnippets-rootfs version home=""
+    version=$(image_python "$1")
+    [[ -z $version ]] || home=$(host_python "$version")
+    local want="$SUITE minbase $BASE_PACKAGES ${home:-debian-python3}"
     ROOTFS_FRESH=0
     if [[ -f $marker && $(<"$marker") == "$want" ]]; then
         return 0
@@ -103,6 +134,11 @@ build_rootfs() {
         "$SUITE" "$ROOTFS" "$DEBIAN_MIRROR"
     # Keep the image small: apt lists and the .deb cache are not needed at run time.
     rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
+    if [[ -n $home ]]; then
+        add_python "$version" "$home"
+    elif [[ -n $version ]]; then
+        say "no Python $version from pyenv or uv here: the image gets Debian's python3, and judges through a python$version it cannot find"
+    fi
     printf '%s' "$want" >"$marker"
     ROOTFS_FRESH=1
     timing debootstrap "$t"
@@ -136,7 +172,7 @@ cmd_build() {
     # A digest names one registry image, which the local base is not: the local base takes
     # the tag's name, and the build reads a copy of the Dockerfile whose FROM names the tag.
     tag=${from%@*}
-    build_rootfs
+    build_rootfs "$tag"
     import_base "$tag" "$ROOTFS_FRESH"
     if [[ $tag != "$from" ]]; then
         dockerfile=$WORK/Dockerfile.local

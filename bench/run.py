@@ -2,11 +2,16 @@
 
 Every measured command is a fresh ``python -c ...`` child of the same interpreter, so both
 sides of each ratio pay the same process start (the docsnippets modes also pay their own
-imports: that is part of their cost). Children run with a private bytecode cache
-(``PYTHONPYCACHEPREFIX`` under the output dir, ``PYTHONDONTWRITEBYTECODE`` removed) and each
-command runs once untimed first, so nobody is timed compiling source, as an installed
-package would not be. Modes run alternately, in a rotated order each round, and the table
-shows medians; peak RSS is the child's own ``ru_maxrss`` from ``wait4``.
+imports: that is part of their cost). That interpreter is the Python whose grammar judges the
+snippets (the ``python`` setting's default, the Action's), as the Action runs it: judging in
+its own process. When this script runs under another Python, the children are that one, found
+as docsnippets finds it, with the dependencies linked from here; what this Python pays for a
+child process of the declared one is measured apart and printed as information. Children run
+with a private bytecode cache (``PYTHONPYCACHEPREFIX`` under the output dir,
+``PYTHONDONTWRITEBYTECODE`` removed) and each command runs once untimed first, so nobody is
+timed compiling source, as an installed package would not be. Modes run alternately, in a
+rotated order each round, and the table shows medians; peak RSS is the child's own
+``ru_maxrss`` from ``wait4`` (which counts the processes it waited for, a judging child too).
 
     python bench/run.py                   # 10,000 files, 5 rounds
     python bench/run.py --scaling         # also 2,500/5,000/10,000 files and 1..300 changed files
@@ -38,6 +43,10 @@ sys.path.insert(0, str(REPO / "src"))
 
 import generate  # noqa: E402  (a sibling script, not a package)
 import table  # noqa: E402
+
+from docsnippets import interpreter  # noqa: E402
+from docsnippets.config import DEFAULT_PYTHON  # noqa: E402
+from docsnippets.snippets.grammar import RUNNING  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "slime-docs-624b824a8"
 CODE = REPO.parent / "shared" / "corpus" / "slime-code-624b824a8"
@@ -154,14 +163,47 @@ class Mode:
     in_process: bool = False  # the child prints its own "elapsed" (see IN_PROCESS)
 
 
-def child_env(pycache: Path, src_dir: Path, cache: Path) -> dict[str, str]:
+# What the docsnippets modes import besides the standard library, linked for a Python other than
+# this one (pure Python; a compiled part built for this Python is skipped, as each package allows).
+DEPENDENCIES = ("markdown_it", "mdurl", "yaml", "jinja2", "markupsafe")
+
+
+def declared_python() -> str:
+    """The Python the goals are timed with: the declared one, as the Action judges."""
+    if RUNNING == DEFAULT_PYTHON:
+        return sys.executable
+    found = interpreter.find(DEFAULT_PYTHON, os.environ)
+    if found is None:
+        raise SystemExit(
+            f"bench: the goals are timed under Python {DEFAULT_PYTHON}, the declared grammar, as the Action "
+            f"runs; install it (`uv python install {DEFAULT_PYTHON}` or `pyenv install {DEFAULT_PYTHON}`) "
+            "or run the bench with it"
+        )
+    return str(found)
+
+
+def linked_dependencies(out: Path) -> Path:
+    """A directory of links to this environment's copies of DEPENDENCIES."""
+    import importlib.util
+
+    deps = out / "dependencies"
+    shutil.rmtree(deps, ignore_errors=True)
+    deps.mkdir(parents=True)
+    for name in DEPENDENCIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            (deps / name).symlink_to(next(iter(spec.submodule_search_locations)), target_is_directory=True)
+    return deps
+
+
+def child_env(pycache: Path, src_dir: Path, cache: Path, deps: Path | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("DOCSNIPPETS_NO_CACHE", None)
     env["DOCSNIPPETS_CACHE_DIR"] = str(cache)  # the "cached" modes' extraction cache, warmed untimed
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    src = str(src_dir)
-    env["PYTHONPATH"] = src + os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else src
+    first = os.pathsep.join([str(src_dir), *([str(deps)] if deps is not None else [])])
+    env["PYTHONPATH"] = first + os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else first
     return env
 
 
@@ -331,11 +373,12 @@ def goal_row(g: Goal, samples: dict[str, Sample]) -> table.Row:
     return table.Row(goal, measured, f"{value:.2f} ×", limit, value <= g.limit)
 
 
-def write_readme(path: Path, samples: dict[str, Sample], heading: str) -> None:
-    """This run's goals as the one table of bench/README.md (between its markers)."""
+def write_readme(path: Path, samples: dict[str, Sample], heading: str, notes: Sequence[str] = ()) -> None:
+    """This run's goals as the one table of bench/README.md (between its markers), then ``notes``."""
     rows = [goal_row(g, samples) for g in (*GOALS, *EARLIER_GOALS)]
     text = path.read_text(encoding="utf-8")
-    path.write_text(table.into_readme(text, table.markdown(heading, rows), str(path)), encoding="utf-8")
+    written = table.markdown(heading, rows) + "".join(f"\n{note}\n" for note in notes)
+    path.write_text(table.into_readme(text, written, str(path)), encoding="utf-8")
     print(f"wrote the table of {path}")
 
 
@@ -400,6 +443,10 @@ def changes(out: Path, *edits: tuple[Path, list[str]]) -> Iterator[None]:
 
 
 REFERENCE_MODES = ("slime+code check", "slime+code --no-references")
+# Information, not a goal: a cold check run by this Python while another is declared, so that a
+# child process of the declared one judges (what a contributor on another Python pays).
+CHILD_CHECK = "slime cold, a child judges"
+CHILD_FLOOR = "slime floor, this Python"
 SMALL_CHANGED = "check --changed, small tree"
 # Issue 20's rows: a cold check against its floor, its memory, --changed flat in the tree's
 # size, and update against parsing everything. All without the extraction cache. The cold
@@ -472,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         help="write this run's goals as the table of bench/README.md (or of PATH)",
     )
     args = parser.parse_args(argv)
-    python = sys.executable
+    python = declared_python()
     if args.references:
         return references_only(args, python)
     tmp: str | None = None
@@ -482,9 +529,9 @@ def main(argv: list[str] | None = None) -> int:
         args.async_share = max(args.async_share, 0.2)
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    env = child_env(out / "pycache", args.src.resolve(), out / "cache")
+    env = bench_env(out, args.src, python)
     try:
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.repeat} rounds, medians, src {args.src}")
+        print(f"{describe(python)}, {os.cpu_count()} CPUs, {args.repeat} rounds, medians, src {args.src}")
         tree = prepare_tree(out, args.files, args.async_share, args.seed, args.git, env)
         manifest = base_manifest(python, tree, out, env)
         changed = pick_changed(tree, args.changed)
@@ -513,6 +560,12 @@ def main(argv: list[str] | None = None) -> int:
                 Mode("slime check cold", (*slime_check, "--no-cache")),
                 Mode("slime parse floor", (python, "-c", PARSE_SOME, *floor_files)),
             ]
+            if python != sys.executable:  # information: this Python asking a child of the declared one
+                here = (sys.executable, *slime_check[1:], "--no-cache")
+                slime_modes += [
+                    Mode(CHILD_CHECK, here),
+                    Mode(CHILD_FLOOR, (sys.executable, "-c", PARSE_SOME, *floor_files)),
+                ]
             print(f"floor of a cold Slime check ({len(floor_files)} files, those the prefilter lets through):")
             print(f"  {shlex.join([python, '-c', PARSE_SOME.strip()])} \\")
             print(f"    {shlex.join(str(Path(f).relative_to(args.corpus)) for f in floor_files)}  (in {args.corpus})")
@@ -545,15 +598,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"issue 20 goals met: {'yes' if all_met else 'NO'}")
         if args.write_readme is not None:
             heading = (
-                f"`python bench/run.py`: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+                f"`python bench/run.py`: {pythons(python)}, {os.cpu_count()} CPUs, "
                 f"{args.files:,} files, {args.repeat} rounds ({rounds} for the short modes), "
                 f"medians, {time.strftime('%Y-%m-%d')}."
             )
-            write_readme(args.write_readme, samples, heading)
+            write_readme(args.write_readme, samples, heading, [child_cost(samples)] if CHILD_CHECK in samples else [])
         print(f"(info) update / parse-all-block = {samples['update'].median / samples['parse-all-block'].median:.3f}")
         print(f"(info) update cached / update = {samples['update cached'].median / samples['update'].median:.3f}")
         if "slime parse floor" in samples:
             print(f"(info) floor peak RSS = {samples['slime parse floor'].peak_mb:.1f} MB")
+        if CHILD_CHECK in samples:
+            print(f"(info) {child_cost(samples)}")
         if args.parallel:
             one, two = samples["extract 1 process"].median, samples["extract 2 processes"].median
             print(f"(info) extraction 2 processes / 1 process = {two / one:.3f}")
@@ -564,6 +619,37 @@ def main(argv: list[str] | None = None) -> int:
         restore_changes(out)
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def describe(python: str) -> str:
+    if python == sys.executable:
+        return f"python {sys.version.split()[0]}"
+    return f"children run {python} (Python {DEFAULT_PYTHON}, the declared grammar), started by python {RUNNING}"
+
+
+def pythons(python: str) -> str:
+    """Which Python the timed children are, down to the release (and which one started them)."""
+    here = sys.version.split()[0]
+    if python == sys.executable:
+        return f"Python {here}"
+    done = subprocess.run([python, "-c", "import platform; print(platform.python_version())"], capture_output=True)
+    return f"Python {done.stdout.decode().strip()} (run by this script on Python {here})"
+
+
+def bench_env(out: Path, src: Path, python: str) -> dict[str, str]:
+    deps = linked_dependencies(out) if python != sys.executable else None
+    return child_env(out / "pycache", src.resolve(), out / "cache", deps)
+
+
+def child_cost(samples: dict[str, Sample]) -> str:
+    """The information row: what a cold check costs a Python that asks a child of the declared one."""
+    child, floor = samples[CHILD_CHECK].median, samples[CHILD_FLOOR].median
+    own = samples["slime check cold"].median
+    return (
+        f"Information, not a goal: Python {RUNNING} with a child of Python {DEFAULT_PYTHON} judging, "
+        f"a cold Slime check takes {child:.3f} s, {child / floor:.2f} × its floor under {RUNNING} "
+        f"({floor:.3f} s); {DEFAULT_PYTHON} judging in its own process (20.1) takes {own:.3f} s."
+    )
 
 
 def scaling(args: argparse.Namespace, out: Path, python: str, env: dict[str, str]) -> None:
@@ -607,10 +693,10 @@ def references_only(args: argparse.Namespace, python: str) -> int:
         return 0
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    env = child_env(out / "pycache", args.src.resolve(), out / "cache")
+    env = bench_env(out, args.src, python)
     modes = reference_modes(python, docs_and_code(out, args.corpus, args.code), env)
     rounds = args.repeat * 8
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {rounds} rounds, medians, src {args.src}")
+    print(f"{describe(python)}, {os.cpu_count()} CPUs, {rounds} rounds, medians, src {args.src}")
     samples = measure(modes, rounds, env)
     print_modes(f"Slime docs and code ({args.corpus.name} + {args.code.name}), {rounds} rounds", samples)
     goal = Goal("5 slime+code check / --no-references <= 1.5", *REFERENCE_MODES, 1.5)

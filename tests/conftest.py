@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from docsnippets import interpreter
 from docsnippets.config import Config
 from docsnippets.snippets.extract import snippets_from_text
 from docsnippets.snippets.pairs import pair_up
@@ -62,6 +63,11 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):
         patch.setenv("DOCSNIPPETS_CACHE_DIR", str(tmp_path_factory.mktemp("extraction-cache")))
         patch.delenv("DOCSNIPPETS_NO_CACHE", raising=False)
         yield
+
+
+# The pure core is tested as the entry points run it: a declared Python other than the running
+# one is asked in a child process (tests of the grammar itself set their own provider).
+interpreter.install()
 
 
 @pytest.fixture(scope="session")

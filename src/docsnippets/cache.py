@@ -25,7 +25,7 @@ from typing import Any
 from docsnippets.config import Config
 from docsnippets.constants import Status
 from docsnippets.fileio import read_regular, write_atomic
-from docsnippets.snippets.classify import code_digest
+from docsnippets.snippets import grammar
 from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.fences import sha256_text
 from docsnippets.snippets.records import Snippet, fence_fields, snippet_from
@@ -37,6 +37,7 @@ _EXTRACTION_CODE = (
     "constants.py",
     "snippets/fences.py",
     "snippets/classify.py",
+    "snippets/grammar.py",
     "snippets/extract.py",
     "snippets/records.py",
     "cache.py",
@@ -82,7 +83,10 @@ def _markdown_it_fingerprint() -> bytes:
 def salt(config: Config) -> str:
     """Everything besides the file's bytes that an extraction result depends on, hashed."""
     digest = sha256()
+    # The declared Python's release decides markers, statuses and digests.
+    judge = grammar.judge(config.python)
     head = [CACHE_FORMAT, sys.implementation.name, sys.version, list(config.languages), list(config.modules)]
+    head += [config.python, judge.identity]
     digest.update(json.dumps(head).encode())
     here = Path(__file__).resolve().parent
     for name in _EXTRACTION_CODE:
@@ -100,6 +104,7 @@ class SnippetCache:
 
     def __init__(self, directory: Path, config: Config) -> None:
         self.enabled = True
+        self.python = config.python
         self.hits = 0
         self.misses = 0
         try:
@@ -133,20 +138,21 @@ class SnippetCache:
         if entry is None:
             return
         try:
-            data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s) for s in snippets]}).encode()
+            judge = grammar.judge(self.python)
+            data = json.dumps({"format": CACHE_FORMAT, "snippets": [_entry_of(s, judge) for s in snippets]}).encode()
             write_atomic(entry, data, root=None, durable=False)  # readers see no entry or a whole one, never half
         except (OSError, ValueError, RecursionError):
             self.enabled = False  # read-only or full: stop trying for this run
 
 
-def _entry_of(s: Snippet) -> dict[str, Any]:
+def _entry_of(s: Snippet, judge: grammar.Judge) -> dict[str, Any]:
     # The path and the file hash are not stored: they are the caller's and the key.
     return {
         **fence_fields(s),
         "body": s.body,
         "status_message": s.status_message,
         "status_line": s.status_line,
-        "code_digest": s.code_digest or (code_digest(s.body) if len(s.body) <= MAX_DIGEST_CHARS else ""),
+        "code_digest": s.code_digest or (grammar.code_digest(judge, s.body) if len(s.body) <= MAX_DIGEST_CHARS else ""),
     }
 
 

@@ -17,6 +17,9 @@ DEFAULT_MODULES = ("asyncio", "concurrent.futures", "threading", "multiprocessin
 DEFAULT_EXTENSIONS = (".md", ".markdown")
 DEFAULT_PAIR_RULES = (("docs/en/{path}", "docs/zh/{path}"), ("{dir}{name}.md", "{dir}{name}_zh.md"))
 DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
+# The Python whose grammar judges the snippets: the Action image's (the Dockerfile's base).
+DEFAULT_PYTHON = "3.12"
+_PYTHON = re.compile(r"3\.(1[1-9]|[2-9][0-9])")
 
 # Links are built from it: a host with an optional port and path, nothing that ends a link.
 _SERVER_URL = re.compile(r"https?://[\w.-]+(?::[0-9]+)?(?:/[\w.~%-]+)*")
@@ -92,6 +95,7 @@ class Config:
     packages: tuple[str, ...] = ()  # top-level packages of the repository besides those found
     references: bool = True  # check the imports of snippets against the tree's code
     ignore_calls: tuple[str, ...] = ()  # fnmatch patterns of callees (module.Qual.name) not judged
+    python: str = DEFAULT_PYTHON  # the Python version whose tokenizer and compile() judge the snippets
     source: Path | None = field(default=None, compare=False)
 
     def selection(self) -> dict[str, Any]:
@@ -102,7 +106,19 @@ class Config:
             "extensions": list(self.extensions),
             "pair_rules": [{"en": r.en, "zh": r.zh} for r in self.pair_rules],
             "exclude": list(self.exclude),
+            "python": self.python,
         }
+
+    def same_selection(self, recorded: Any) -> bool:
+        """Whether a manifest's recorded selection is this one.
+
+        A manifest written before the ``python`` setting existed has no such key; its snippets
+        are compared with what the default version makes of them, so it is fresh exactly when
+        that version agrees with every record in it (``update`` then writes the key).
+        """
+        if isinstance(recorded, dict) and "python" not in recorded:
+            recorded = {**recorded, "python": DEFAULT_PYTHON}
+        return recorded == self.selection()
 
     def is_markdown(self, path: str) -> bool:
         return path.lower().endswith(self.extensions)
@@ -175,6 +191,16 @@ def _packages(value: Any, key: str, where: str) -> tuple[str, ...]:
     return names
 
 
+def _python(value: Any, key: str, where: str) -> str:
+    if isinstance(value, float):  # YAML reads 3.10 as the number 3.1
+        raise ConfigError(f"{where}: '{key}' is the number {value!r}; quote the version, such as {key}: \"3.12\"")
+    if not isinstance(value, str) or not _PYTHON.fullmatch(value.strip()):
+        raise ConfigError(
+            f"{where}: '{key}' is {value!r}; write a Python version from 3.11 on, such as {key}: \"3.12\""
+        )
+    return value.strip()
+
+
 def _boolean(value: Any, key: str, where: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{where}: '{key}' must be true or false")
@@ -208,6 +234,7 @@ _PARSERS: dict[str, Callable[[Any, str, str], Any]] = {
     "packages": _packages,
     "references": _boolean,
     "ignore_calls": _str_list,
+    "python": _python,
 }
 
 

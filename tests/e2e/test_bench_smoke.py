@@ -18,6 +18,9 @@ import pytest
 from tests.support.corpus import CODE, HEAD
 from tests.support.scripts import load_script
 
+from docsnippets.config import DEFAULT_PYTHON
+from docsnippets.snippets.grammar import RUNNING
+
 ROOT = Path(__file__).resolve().parents[2]
 HALF = 0.0005  # the printed values are rounded to three decimals
 
@@ -34,6 +37,8 @@ TREE_MODES = [
     "check --changed in-process",
 ]
 SLIME_MODES = ["import markdown_it", "slime check cached", "slime check cold", "slime parse floor"]
+# Information when the tests run under another Python than the declared one: that Python with a child.
+CHILD_MODES = [] if RUNNING == DEFAULT_PYTHON else ["slime cold, a child judges", "slime floor, this Python"]
 REFERENCE_MODES = ["slime+code check", "slime+code --no-references"]
 # goal label -> (mode, reference mode or None for peak memory, limit)
 GOALS = {
@@ -91,12 +96,13 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently(tmp_path: Path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     modes, goals = parse(done.stdout)
-    expected_modes = TREE_MODES + (SLIME_MODES if HEAD.is_dir() else [])
+    expected_modes = TREE_MODES + (SLIME_MODES + CHILD_MODES if HEAD.is_dir() else [])
     expected_modes += REFERENCE_MODES if HEAD.is_dir() and CODE.is_dir() else []
     assert sorted(modes) == sorted(expected_modes), done.stdout
     for name, (median, low, high, peak_mb) in modes.items():
         assert 0 < low <= median <= high and peak_mb > 0, (name, done.stdout)
     assert sorted(goals) == sorted(GOALS), done.stdout
+    assert bool(CHILD_MODES and HEAD.is_dir()) == ("child of Python" in done.stdout), done.stdout
     for label, (mode, reference, limit) in GOALS.items():
         value, shown_limit, _unit, verdict = goals[label]
         assert float(shown_limit) == limit, label
@@ -122,6 +128,7 @@ def test_bench_smoke_reports_every_mode_and_goal_consistently(tmp_path: Path):
     assert before.startswith(head) and before.endswith(tail) and after.count(table.BEGIN) == 1
     lines = [line for line in rows.splitlines() if line.startswith("| ") and "---" not in line][1:]
     assert [line.split(" | ")[0].removeprefix("| ") for line in lines] == [g.split(" <= ")[0] for g in GOALS]
+    assert ("Information, not a goal" in rows) == bool(CHILD_MODES and HEAD.is_dir()), rows
     for line, (label, (mode, _reference, _limit)) in zip(lines, GOALS.items(), strict=True):
         verdict = goals[label][3]
         assert line.endswith({"yes": "| ✅ |", "NO": "| ❌ |", "-": "| — |"}[verdict]), (line, verdict)

@@ -15,11 +15,12 @@ from tests.support.child_check import check_imports
 from tests.support.judging import scan_tree
 
 from docsnippets import cache as cache_mod
+from docsnippets import interpreter
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.manifest import build as mf
-from docsnippets.snippets import fences
+from docsnippets.snippets import fences, grammar
 
 EN = (
     "# Hooks\n\n```python\nimport asyncio\n\nasync def hook(x):\n    await asyncio.sleep(0)  # wait\n```\n\n"
@@ -97,6 +98,43 @@ def test_the_salt_covers_selection_code_and_parser(monkeypatch):
     # The extraction code's own bytes are in it (here: one module fewer).
     monkeypatch.setattr(cache_mod, "_EXTRACTION_CODE", cache_mod._EXTRACTION_CODE[1:])
     assert cache_mod.salt(Config()) != base
+
+
+def test_the_salt_covers_the_grammar(monkeypatch):
+    """The declared version, and which release of it judges: another release is another judge."""
+
+    class Stand:
+        version = "3.98"
+
+        def __init__(self, identity: str) -> None:
+            self.identity = identity
+
+    base = cache_mod.salt(Config())
+    monkeypatch.setitem(grammar._judges, "3.98", Stand("/opt/python3.98 1"))
+    one = cache_mod.salt(Config(python="3.98"))
+    monkeypatch.setitem(grammar._judges, "3.98", Stand("/opt/python3.98 2"))
+    assert len({base, one, cache_mod.salt(Config(python="3.98"))}) == 3
+
+
+def test_a_cache_written_under_one_grammar_never_answers_for_another(tmp_path):
+    """The same page, the same cache directory: each grammar's run records its own reading."""
+    versions = [v for v in ("3.11", "3.12") if v == grammar.RUNNING or interpreter.find(v, os.environ)]
+    if len(versions) < 2:
+        pytest.skip("needs Python 3.11 and 3.12")
+    root = tmp_path / "tree"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text(
+        '```python\nuser = {"name": "Ada"}\nawait greet(f"{user["name"]}")\n```\n', encoding="utf-8"
+    )
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    statuses = {}
+    for version in ("3.11", "3.12", "3.11"):
+        (root / ".docsnippets.yml").write_text(f'python: "{version}"\n', encoding="utf-8")
+        assert main(["update", "--root", str(root), *cache]) == 0
+        data = json.loads((root / "documentation-snippets.json").read_text(encoding="utf-8"))
+        statuses.setdefault(version, set()).add(data["files"]["docs/a.md"]["snippets"][0]["status"])
+    assert statuses == {"3.11": {"syntax-error"}, "3.12": {"needs-async-wrapper"}}  # PEP 701 from 3.12 on
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 2
 
 
 def test_a_changed_selection_misses(make_tree, tmp_path):

@@ -31,6 +31,7 @@ from docsnippets.manifest import store
 from docsnippets.report import render
 from docsnippets.snippets import classify
 from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
+from docsnippets.snippets.grammar import RUNNING
 from docsnippets.snippets.records import Notice
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -256,9 +257,10 @@ def test_megabyte_fence(tmp_path):
     )  # and it is "missing" there: compared, not paired
 
 
-def test_block_over_max_compile_chars_is_not_compiled(config, monkeypatch):
-    monkeypatch.setattr(classify, "MAX_COMPILE_CHARS", 100)
-    [small, big] = snippets_from_text("a.md", fence("await x\n") + fence("await x\n" * 20), config)
+def test_block_over_max_compile_chars_is_not_compiled(monkeypatch):
+    monkeypatch.setattr(classify, "MAX_COMPILE_CHARS", 100)  # in this process: judged by this Python
+    here = Config(python=RUNNING)
+    [small, big] = snippets_from_text("a.md", fence("await x\n") + fence("await x\n" * 20), here)
     assert small.status == "needs-async-wrapper"
     assert big.status == "syntax-error" and "not checked" in big.status_message and "100" in big.status_message
 

@@ -16,6 +16,7 @@ from tests.support.unprivileged import can_switch, run_as_nobody
 
 from docsnippets.cli import main
 from docsnippets.manifest import build as mf
+from docsnippets.snippets.grammar import RUNNING
 
 HIDDEN = "docs/zh/developer_guide"
 
@@ -28,6 +29,8 @@ def tree() -> Iterator[Path]:
         pytest.skip("cannot run the CLI as user nobody here (needs root and setpriv)")
     outer = Path(tempfile.mkdtemp(prefix="docsnippets-nobody-"))
     root = copy_tree(need(HEAD), outer / "slime")
+    # Judged by this very Python: user nobody may not reach another one installed under /root.
+    (root / ".docsnippets.yml").write_text(f'python: "{RUNNING}"\n', encoding="utf-8")
     try:
         assert main(["update", "--root", str(root)], out=io.StringIO()) == 0
         for path in [outer, *root.rglob("*"), root]:

@@ -85,7 +85,7 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, m
     from tests.support import judging
 
     from docsnippets.judge.compare import limit_desync
-    from docsnippets.snippets import classify
+    from docsnippets.snippets import grammar
 
     def page(n: int, comment: str, arg: int) -> str:
         return fence(f"async def a{n}():\n    await x()  # {comment}\n") + fence(f"await y{n}({arg})\n")
@@ -103,13 +103,25 @@ def test_a_partial_check_aligns_only_the_touched_file_pairs(config, make_tree, m
     (root / edited).write_text(page(1, "一", 3), encoding="utf-8")
 
     seen: list[str] = []
-    digest = classify.code_digest
+    python = grammar.judge(config.python)
 
-    def recording(body: str) -> str:
-        seen.append(body)
-        return digest.__wrapped__(body)
+    class Recording:  # every body the declared Python is asked about
+        version = python.version
+        identity = python.identity
 
-    monkeypatch.setattr(classify, "code_digest", recording)
+        def prepare(self) -> None:
+            python.prepare()
+
+        def facts(self, body: str, modules: tuple[str, ...]) -> grammar.Facts:
+            seen.append(body)
+            return python.facts(body, modules)
+
+        def comparable(self, body: str) -> grammar.Comparable:
+            seen.append(body)
+            return python.comparable(body)
+
+    recording = Recording()
+    monkeypatch.setattr(grammar, "judge", lambda version: recording)
     partial = judging.check(root, config, manifest, changed=[edited])
     assert seen and all("a1()" in body or "y1(" in body for body in seen), seen
     monkeypatch.undo()
@@ -153,13 +165,15 @@ def test_a_partial_check_does_not_take_an_impossible_relation_on_trust(config, m
 
 
 def test_exact_matching_stops_when_the_file_pairs_budget_is_spent(config):
+    from docsnippets.snippets.grammar import judge
     from docsnippets.snippets.pairs import Budget, similarity
 
+    python = judge(config.python)
     (a,) = snippets_from_text("a.md", fence("await f()\n" + "x = 1\ny = 2\n" * 20), config)
     (b,) = snippets_from_text("b.md", fence("await f()\n" + "y = 2\nx = 1\n" * 20), config)
-    exact = similarity(a, b)
+    exact = similarity(a, b, python)
     budget = Budget()
-    assert similarity(a, b, budget) == exact < 1.0
+    assert similarity(a, b, python, budget) == exact < 1.0
     assert budget.cells < Budget().cells
     spent = Budget(0)
-    assert similarity(a, b, spent) == 1.0  # the multiset bound: same lines, other order
+    assert similarity(a, b, python, spent) == 1.0  # the multiset bound: same lines, other order

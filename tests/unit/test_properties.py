@@ -35,7 +35,7 @@ from docsnippets.cli import main
 from docsnippets.config import Config
 from docsnippets.judge.compare import limit_desync
 from docsnippets.manifest import build as mf
-from docsnippets.snippets import classify, fences
+from docsnippets.snippets import fences, grammar
 from docsnippets.snippets.extract import snippets_from_bytes, snippets_from_text
 from docsnippets.snippets.fences import NestingError, extract_fences
 from docsnippets.snippets.pairs import pair_up
@@ -312,7 +312,8 @@ def test_a_cached_extraction_is_the_parsed_one(config, text):
     assert first == parsed
     assert second == snippets_from_bytes("docs/b.md", data, config)
     assert second[0] == [replace(s, file="docs/b.md") for s in parsed[0]]
-    assert [s.code_digest for s in second[0]] == [classify.code_digest(s.body) for s in parsed[0]]
+    python = grammar.judge(config.python)
+    assert [s.code_digest for s in second[0]] == [grammar.code_digest(python, s.body) for s in parsed[0]]
 
 
 # --- manifest and check ------------------------------------------------------------------------

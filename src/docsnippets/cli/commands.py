@@ -12,6 +12,7 @@ from typing import NoReturn, TextIO
 
 import docsnippets.cli.init as init
 import docsnippets.cli.paths as paths
+from docsnippets import interpreter
 from docsnippets.cache import CacheSettings, SnippetCache
 from docsnippets.cli.output import update_summary, warn, warn_pairing, write_report
 from docsnippets.cli.parser import UsageError, build_parser
@@ -22,6 +23,7 @@ from docsnippets.judge import Case, Scope, judge
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.report.templating import TemplateError
+from docsnippets.snippets import grammar
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, origin_repository
 from docsnippets.update import update
@@ -32,12 +34,16 @@ EXIT_CONFLICT = 1  # what git expects of a merge driver that leaves a conflict
 
 
 def _config(args: argparse.Namespace, root: Path) -> Config:
+    interpreter.install(avoid=(root,))  # the tree being judged never supplies the Python that judges it
     return load_config(args.config, root)
 
 
 def _memo(args: argparse.Namespace, config: Config, settings: CacheSettings) -> SnippetCache | None:
     directory = args.cache_dir if args.cache_dir is not None else settings.directory
     if args.no_cache or directory is None:
+        # Every page will be judged: another declared Python starts now and boots while they
+        # are read. With a cache it starts only if a page misses.
+        grammar.judge(config.python).prepare()
         return None
     return SnippetCache(directory, config)
 

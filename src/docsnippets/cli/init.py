@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import docsnippets.cli.paths as paths
+from docsnippets import interpreter
 from docsnippets.cache import CacheSettings
 from docsnippets.visible import quoted, visible
 
@@ -108,6 +109,7 @@ def cmd_init(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -> 
     from docsnippets.adopt.workflows import PLACEHOLDER_USES
 
     root = paths.root(args)
+    interpreter.install(avoid=(root,))  # it writes the first manifest: the tree never supplies its Python
     uses = args.action or PLACEHOLDER_USES
     result = init(root, uses=uses, force=args.force, dry_run=args.dry_run)
     for line in result.found:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from docsnippets import work
+from docsnippets import interpreter, work
 from docsnippets.config import ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
@@ -33,6 +33,10 @@ TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
 
 def checkout_of(settings: Settings) -> Checkout:
     root = check_root(settings.workspace)
+    # Another declared Python is looked for only on PATH and beside the image's own, never in
+    # the workspace nor the home directory (shared with the job's earlier steps, which may have
+    # run PR code).
+    interpreter.install(home=False, avoid=(root,))
     config = load_config(root / settings.config if settings.config else None, root)
     return Checkout(root, config, root / settings.manifest, WorkTree(root))
 

@@ -7,7 +7,6 @@ same body in another file (moved with its file); what is left was added or remov
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict, deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -15,9 +14,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docsnippets import work
+from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.constants import Relation
 from docsnippets.judge.lost import LostPair, lost_pairs, relation_changes, union
 from docsnippets.manifest.build import summarize
+from docsnippets.snippets.grammar import Running
 from docsnippets.snippets.pairs import Budget, align
 from docsnippets.snippets.records import (
     COMPILED_FIELDS,
@@ -45,13 +46,14 @@ class Change:
     before_id: str
     after_id: str
     fields: tuple[str, ...] = ()
+    python: str = DEFAULT_PYTHON  # the declared Python, whose reading the record is held to
 
     def false_record(self) -> str:
         """What is false in the record, in words: the fields, and when the compiler's findings
         are among them the Python that judged them, since another one may have written them."""
         said = f"recorded {', '.join(self.fields)} {plural(len(self.fields), 'differs', 'differ')} from the page"
         if any(f in COMPILED_FIELDS for f in self.fields):
-            said += f" as Python {sys.version_info.major}.{sys.version_info.minor} reads it"
+            said += f" as Python {self.python} reads it"
         return said
 
 
@@ -90,6 +92,11 @@ class Report:
     # never counted; the two lists above then hold only what the change made worse.
     desync_debts: tuple[Desync, ...] = ()
     reference_debts: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
+
+
+# Which old snippet a new one continues only words the report; whether anything changed is
+# decided by the records alone. The running Python's tokens serve, so no other is started.
+_RUNNING = Running()
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -136,7 +143,7 @@ def _aligned(olds: tuple[Snippet, ...], news: tuple[Snippet, ...]) -> tuple[tupl
     kept for the next call, since a change's pages are matched with the base twice (what
     the change does, and which findings the base already had). Like a file pair's alignment,
     one file spends a bounded allowance on exact matching."""
-    return tuple(align(olds, news, Budget().score)) if olds and news else ()
+    return tuple(align(olds, news, Budget().scorer(_RUNNING))) if olds and news else ()
 
 
 def false_fields(before: Snippet, after: Snippet) -> tuple[str, ...]:
@@ -157,7 +164,7 @@ def false_fields(before: Snippet, after: Snippet) -> tuple[str, ...]:
 
 
 def _continued(
-    before: Inventory, after: Inventory, mapping: dict[int, int]
+    before: Inventory, after: Inventory, mapping: dict[int, int], python: str
 ) -> tuple[list[Change], list[Change], list[Change]]:
     """The snippets that continue, sorted by their place in ``after``: changed, moved, and
     those whose record states something else than the page (``metadata``)."""
@@ -166,7 +173,7 @@ def _continued(
     metadata: list[Change] = []
     for i, j in sorted(mapping.items(), key=lambda kv: kv[1]):
         b, a = before.snippets[i], after.snippets[j]
-        change = Change(b, a, before.ids[i], after.ids[j])
+        change = Change(b, a, before.ids[i], after.ids[j], python=python)
         if b.body_sha256 != a.body_sha256:
             changed.append(change)
             continue
@@ -300,16 +307,18 @@ def compare(
     strict_lines: bool = False,
     settings_changed: bool = False,
     touched: Sequence[str] | None = None,
+    python: str = DEFAULT_PYTHON,
 ) -> Report:
     """How ``after`` differs from ``before``; ``fresh`` when the manifest needs no update.
 
-    ``touched`` limits the desynchronized list to pairs that involve those files.
+    ``touched`` limits the desynchronized list to pairs that involve those files; ``python``
+    is the declared version that read ``after`` (the reasons name it).
     """
     mapping = match(before, after)
     reverse = {j: i for i, j in mapping.items()}
     added = tuple((after.ids[j], s) for j, s in enumerate(after.snippets) if j not in reverse)
     removed = tuple((before.ids[i], s) for i, s in enumerate(before.snippets) if i not in mapping)
-    changed, moved, metadata = _continued(before, after, mapping)
+    changed, moved, metadata = _continued(before, after, mapping, python)
     reasons: list[str] = []
     if settings_changed:
         reasons.append("the selection settings differ from the manifest's")

@@ -16,7 +16,8 @@ moved, or whose page was edited around it, is still the same snippet.
 * **An out-of-sync entry** (a ``diverged`` pair, an example with no counterpart: ``missing``)
   is a debt when the base already held the same snippets as such an entry and the change
   made the difference no other. Each side's code is read line by line, comments, docstrings
-  and layout left out but each line's block depth kept (:func:`classify.code_rows`). The two
+  and layout left out but each line's block depth kept (:func:`classify.code_rows`, as the
+  declared Python reads it, like every reading of code that decides a verdict). The two
   sides are matched in order (difflib); a line no line of the other side matches *differs*
   (every line of a ``missing`` example does). Each side is matched in order with the base's
   same side, so each of its lines *follows back* to a base line or, written, moved or
@@ -53,8 +54,9 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
+from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.judge.compare import Desync, Report, desync_of
-from docsnippets.snippets import classify
+from docsnippets.snippets import grammar
 from docsnippets.snippets.pairs import Budget
 from docsnippets.snippets.records import Inventory
 
@@ -69,9 +71,9 @@ MAX_RUN_CELLS = 2_000_000
 _PLACE = re.compile(r"\(([^()\s`]+):\d+\)")  # ``(pkg/mod.py:12)`` in a call finding's reason
 
 
-def _lines(body: str) -> tuple[str, ...]:
+def _lines(body: str, python: str) -> tuple[str, ...]:
     """A body's code lines, each with its block depth (what a difference is made of)."""
-    return tuple(f"{depth}|{code}" for _, depth, code in classify.code_rows(body))
+    return tuple(f"{depth}|{code}" for _, depth, code in grammar.code_rows(grammar.judge(python), body))
 
 
 def _loose(lines: Sequence[str]) -> tuple[str, ...]:
@@ -119,14 +121,18 @@ def _unpaired(sides: Sequence[Sequence[str]], paired: Mapping[int, int]) -> tupl
 
 
 def desync_debt(
-    d: Desync, back: Mapping[int, int], earlier: Mapping[tuple[str, tuple[int, ...]], Desync], budget: Budget
+    d: Desync,
+    back: Mapping[int, int],
+    earlier: Mapping[tuple[str, tuple[int, ...]], Desync],
+    budget: Budget,
+    python: str = DEFAULT_PYTHON,
 ) -> bool:
     """Whether ``d`` (a head entry) was out of sync at the base and the change made its
     difference no other; ``back`` maps head snippet indices to the base's."""
     old = earlier.get((d.relation, tuple(back.get(j, -1) for j in d.indices)))
     if old is None:
         return False
-    now, was = [_lines(s.body) for s in d.sides], [_lines(s.body) for s in old.sides]
+    now, was = [_lines(s.body, python) for s in d.sides], [_lines(s.body, python) for s in old.sides]
     return now == was or _no_other_difference(now, was, budget)
 
 
@@ -157,11 +163,12 @@ def _moved_on_one_side(
     return False
 
 
-def finding_identity(b: BrokenReference) -> Identity:
+def finding_identity(b: BrokenReference, python: str = DEFAULT_PYTHON) -> Identity:
     """What makes two findings the same across a change: what is wrong and the code line it
     is on, not where that line or the code it calls is."""
     row = b.line - b.snippet.code_lines[0] + 1
-    code = next((text for r, _, text in classify.code_rows(b.snippet.body) if r == row), "")
+    rows = grammar.code_rows(grammar.judge(python), b.snippet.body)
+    code = next((text for r, _, text in rows if r == row), "")
     return (str(b.kind), b.module, b.name, _PLACE.sub(r"(\1)", b.reason), code)
 
 
@@ -172,19 +179,24 @@ def wanted_at_base(found: Findings, head: Inventory, back: Mapping[int, int]) ->
 
 
 def split_findings(
-    found: Findings, head: Inventory, base: Inventory, back: Mapping[int, int], at_base: Findings
+    found: Findings,
+    head: Inventory,
+    base: Inventory,
+    back: Mapping[int, int],
+    at_base: Findings,
+    python: str = DEFAULT_PYTHON,
 ) -> tuple[Findings, Findings]:
     """(the change's findings, the debts): a head finding is a debt while its base snippet
     still has an unmatched finding of the same identity."""
     head_index = {s.key: j for j, s in enumerate(head.snippets)}
     base_index = {s.key: i for i, s in enumerate(base.snippets)}
     left: Counter[tuple[int, Identity]] = Counter(
-        (base_index[b.snippet.key], finding_identity(b)) for _, b in at_base if b.snippet.key in base_index
+        (base_index[b.snippet.key], finding_identity(b, python)) for _, b in at_base if b.snippet.key in base_index
     )
     mine: list[tuple[str, BrokenReference]] = []
     debts: list[tuple[str, BrokenReference]] = []
     for sid, b in found:
-        key = (back.get(head_index.get(b.snippet.key, -1), -1), finding_identity(b))
+        key = (back.get(head_index.get(b.snippet.key, -1), -1), finding_identity(b, python))
         if left[key] > 0:
             left[key] -= 1
             debts.append((sid, b))
@@ -194,23 +206,29 @@ def split_findings(
 
 
 def settle(
-    report: Report, head: Inventory, base: Inventory, mapping: Mapping[int, int], at_base: Findings | None
+    report: Report,
+    head: Inventory,
+    base: Inventory,
+    mapping: Mapping[int, int],
+    at_base: Findings | None,
+    python: str = DEFAULT_PYTHON,
 ) -> Report:
     """``report`` (the head judged) with its debts moved apart: ``desynchronized`` and
     ``broken_references`` keep what the change made worse, ``desync_debts`` and
     ``reference_debts`` hold the rest. ``mapping``: base index -> head index (compare.match);
     ``at_base``: the base's findings for :func:`wanted_at_base`, None when its code could not
-    be read (then no finding is taken for a debt)."""
+    be read (then no finding is taken for a debt); ``python``: the declared version, whose
+    reading of the code lines decides."""
     back = {j: i for i, j in mapping.items()}
     earlier = {(d.relation, d.indices): d for d in desync_of(base)}
     budget = Budget(MAX_RUN_CELLS)
     mine: list[Desync] = []
     owed: list[Desync] = []
     for d in report.desynchronized:
-        (owed if desync_debt(d, back, earlier, budget) else mine).append(d)
+        (owed if desync_debt(d, back, earlier, budget, python) else mine).append(d)
     refs, ref_debts = report.broken_references, ()
     if at_base is not None:
-        refs, ref_debts = split_findings(report.broken_references, head, base, back, at_base)
+        refs, ref_debts = split_findings(report.broken_references, head, base, back, at_base, python)
     return replace(
         report,
         desynchronized=tuple(mine),

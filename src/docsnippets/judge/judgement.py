@@ -131,7 +131,7 @@ def old_debts(freshness: Report, current: Inventory, base: Base, config: Config)
     back = {j: i for i, j in mapping.items()}
     wanted = wanted_at_base(freshness.broken_references, current, back)
     at_base = base_findings(base.inventory, wanted, base.code, config)
-    return settle(freshness, current, base.inventory, mapping, at_base)
+    return settle(freshness, current, base.inventory, mapping, at_base, config.python)
 
 
 def judge(case: Case) -> Judgement:
@@ -151,8 +151,10 @@ def _judge(case: Case) -> Judgement:
         current, fresh = whole(source, config, case.memo, also=touched or ())
     refused = {r.path for r in fresh.refused}
     current = keep_records(current, recorded, refused, config)
-    settings_changed = data is not None and data.get("selection") != config.selection()
-    freshness = compare(recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed)
+    settings_changed = data is not None and not config.same_selection(data.get("selection"))
+    freshness = compare(
+        recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed, python=config.python
+    )
     if case.references and config.references:
         found = code_findings(source, current, config, case.changed, touched)
         freshness = replace(freshness, broken_references=found)
@@ -166,7 +168,7 @@ def _judge(case: Case) -> Judgement:
         whole_tree = touched is None or case.base.missing
         read = [t for t in touched or () if t not in refused]
         after = current if whole_tree else overlay(before, fresh, read, config, source, aligned=current)
-        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched)
+        changes = compare(before, after, strict_lines=case.strict_lines, touched=touched, python=config.python)
         if not case.base.missing:
             freshness = old_debts(freshness, current, case.base, config)
     return Judgement(

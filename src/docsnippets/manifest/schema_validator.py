@@ -29,6 +29,7 @@ REGEX_PATTERNS = {
     '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$': re.compile('^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\\Z'),
     '^[0-9a-fA-F]{7,40}$': re.compile('^[0-9a-fA-F]{7,40}\\Z'),
     '^https?://[^\\s\\u0000-\\u001f\\u007f()<>\\[\\]\\\\"\'`]+$': re.compile('^https?://[^\\s\\u0000-\\u001f\\u007f()<>\\[\\]\\\\"\'`]+\\Z'),
+    '^3\\.[0-9]+$': re.compile('^3\\.[0-9]+\\Z'),
     '^snip-[0-9a-f]{12}$': re.compile('^snip-[0-9a-f]{12}\\Z'),
     '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z'),
     '^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|$))[^\\u0000]+$': re.compile('^(?!/)(?![\\s\\S]*\\\\)(?!(?:[\\s\\S]*/)?\\.\\.(?:/|\\Z))[^\\u0000]+\\Z')
@@ -91,6 +92,17 @@ def validate(data):
             data__selection = data["selection"]
             if not isinstance(data__selection, (dict)):
                 raise SchemaViolation(('selection', ), 'type', 'an object', data__selection, ())
+            data__selection_is_dict = isinstance(data__selection, dict)
+            if data__selection_is_dict:
+                data__selection_keys = set(data__selection.keys())
+                if "python" in data__selection_keys:
+                    data__selection_keys.remove("python")
+                    data__selection__python = data__selection["python"]
+                    if not isinstance(data__selection__python, (str)):
+                        raise SchemaViolation(('selection', 'python', ), 'type', 'a Python version such as 3.12', data__selection__python, ())
+                    if isinstance(data__selection__python, str):
+                        if not REGEX_PATTERNS['^3\\.[0-9]+$'].search(data__selection__python):
+                            raise SchemaViolation(('selection', 'python', ), 'pattern', 'a Python version such as 3.12', data__selection__python, ())
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]

@@ -1,6 +1,7 @@
 """Async markers, concurrency imports and syntax status of a code body.
 
-Everything here reads tokens or calls ``compile()``; nothing is ever executed.
+Everything here reads tokens or calls ``compile()`` of the running Python; nothing is ever
+executed. Which Python's reading counts is decided in :mod:`docsnippets.snippets.grammar`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ MARKERS = ("async def", "async for", "async with", "await")
 
 # Bodies larger than this are not compiled: the status says so instead of stalling.
 MAX_COMPILE_CHARS = 2_000_000
+
+# Python 3.12 and later split an f-string into tokens (3.14 a t-string too); an older tokenizer
+# has no such types, and their tokens arrive from a newer Python's: these numbers stand for them.
+_NEWER_TYPES = ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END", "TSTRING_START", "TSTRING_MIDDLE", "TSTRING_END")
+FSTRING_START: int = getattr(tokenize, "FSTRING_START", -2)
+FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
+FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
+# The type of the one item that stands for what the tokenizer could not read (see _comparable).
+REST = -1
 
 _SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
@@ -54,8 +64,28 @@ def _iter_tokens(source: str) -> Iterator[tokenize.TokenInfo]:
     """The tokens one by one, until the tokenizer gives up (bad code is the norm here)."""
     try:
         yield from tokenize.generate_tokens(io.StringIO(source).readline)
-    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+    # SystemError: the tokenizer of 3.12 and 3.13 fails so on a NUL character.
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
         return
+
+
+def type_name(kind: int) -> str:
+    """The name of a token type, the same in every Python release (its number is not)."""
+    if kind == REST:
+        return "REST"
+    if -2 - len(_NEWER_TYPES) < kind < REST:  # a newer release's type this one does not have
+        return _NEWER_TYPES[-2 - kind]
+    return tokenize.tok_name.get(kind, "ERRORTOKEN")
+
+
+def type_number(name: str) -> int:
+    """The running Python's number for a token type named by :func:`type_name`, maybe another release's."""
+    if name == "REST":
+        return REST
+    found = getattr(tokenize, name, None)
+    if isinstance(found, int):
+        return found
+    return -2 - _NEWER_TYPES.index(name) if name in _NEWER_TYPES else tokenize.ERRORTOKEN
 
 
 def tokens(source: str) -> list[tokenize.TokenInfo]:
@@ -297,13 +327,46 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
         lines = source.split("\n")
         row, col = toks[-1].end if toks else (1, 0)
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
-        out.append((row, depth, -1, " ".join(rest.split())))
+        out.append((row, depth, REST, " ".join(rest.split())))
     return tuple(out)
+
+
+Comparable = tuple[tuple[int, int, int, str], ...]
+
+
+def comparable(body: str) -> Comparable:
+    """(row, block depth, type, text) of the code tokens: what :func:`comparable_tokens` and
+    the others derive from."""
+    return _comparable(body)
+
+
+def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
+    return tuple((kind, text) for _, _, kind, text in items)
+
+
+def digest_of(items: Comparable) -> str:
+    """Names, not numbers, for the types: the digest of a body is the same in every Python release."""
+    named = tuple((type_name(kind), text) for _, _, kind, text in items)
+    return sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def lines_of(items: Comparable) -> tuple[str, ...]:
+    rows: dict[int, list[str]] = {}
+    for row, _, _, text in items:
+        rows.setdefault(row, []).append(text)
+    return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
+
+
+def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
+    rows: dict[int, tuple[int, list[str]]] = {}
+    for row, depth, _, text in items:
+        rows.setdefault(row, (depth, []))[1].append(text)
+    return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
 
 
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
     """The token stream with comments, docstrings and layout removed (for pair relations)."""
-    return tuple((kind, text) for _, _, kind, text in _comparable(body))
+    return tokens_of(_comparable(body))
 
 
 @lru_cache(maxsize=4096)
@@ -313,23 +376,17 @@ def code_digest(body: str) -> str:
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.
     """
-    return sha256(repr(comparable_tokens(body)).encode("utf-8", "surrogatepass")).hexdigest()
+    return digest_of(_comparable(body))
 
 
 @lru_cache(maxsize=4096)
 def comparable_lines(body: str) -> tuple[str, ...]:
     """The same tokens grouped by source line: a short sequence for comparing long bodies."""
-    rows: dict[int, list[str]] = {}
-    for row, _, _, text in _comparable(body):
-        rows.setdefault(row, []).append(text)
-    return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
+    return lines_of(_comparable(body))
 
 
 def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
     """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
     line is, where, and inside how many blocks (code moved into or out of a block is another
     line here, though its tokens are the same)."""
-    rows: dict[int, tuple[int, list[str]]] = {}
-    for row, depth, _, text in _comparable(body):
-        rows.setdefault(row, (depth, []))[1].append(text)
-    return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
+    return rows_of(_comparable(body))

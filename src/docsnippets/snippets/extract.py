@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from docsnippets.config import Config
-from docsnippets.snippets import classify
+from docsnippets.snippets import classify, grammar
 from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.fences import NestingError, extract_fences, sha256_text
 from docsnippets.snippets.records import Notice, Snippet
@@ -312,6 +312,7 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
     out: list[Snippet] = []
     languages = set(config.languages)
     words = _prefilter(config.languages, config.modules).text_words
+    judge = grammar.judge(config.python)
     for fence in extract_fences(text):
         if fence.language not in languages:
             continue
@@ -319,21 +320,20 @@ def snippets_from_text(path: str, text: str, config: Config, file_sha256: str = 
         # the words both lists come out empty, and tokenizing plain examples is the slow part.
         if not any(word in fence.body for word in words):
             continue
-        markers = tuple(classify.find_markers(fence.body))
-        modules = tuple(classify.find_modules(fence.body, config.modules))
-        if not markers and not modules:
+        facts = judge.facts(fence.body, config.modules)
+        status = facts.status
+        if status is None:  # no marker, no module: not selected
             continue
-        status = classify.syntax_status(fence.body)
         # Pairing compares bodies by this digest; taken now, from the tokens just read.
-        digest = classify.code_digest(fence.body) if len(fence.body) <= classify.SHARED_TOKENS_CHARS else ""
+        digest = classify.digest_of(facts.code) if facts.code is not None else ""
         out.append(
             Snippet(
                 file=path,
                 fence_lines=fence.fence_lines,
                 code_lines=fence.code_lines,
                 info=fence.info,
-                markers=markers,
-                modules=modules,
+                markers=facts.markers,
+                modules=facts.modules,
                 status=status.status,
                 body=fence.body,
                 body_sha256=fence.body_sha256,

@@ -49,7 +49,7 @@ import re
 import string
 import tokenize
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from docsnippets.snippets import classify
@@ -71,9 +71,9 @@ MAX_READ_CHARS = 20_000
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "in", "is", "not"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
-_FSTRING_START = getattr(tokenize, "FSTRING_START", -2)  # 3.12 and later split f-strings into tokens
-_FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -3)
-_FSTRING_END = getattr(tokenize, "FSTRING_END", -4)
+_FSTRING_START = classify.FSTRING_START  # 3.12 and later split f-strings into tokens
+_FSTRING_MIDDLE = classify.FSTRING_MIDDLE
+_FSTRING_END = classify.FSTRING_END
 _STARTS = (tokenize.STRING, _FSTRING_START)
 
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.|mailto:)")
@@ -105,13 +105,13 @@ class Piece:
         return same and (self.foreign or other.foreign)
 
 
-def translated_only(a: str, b: str) -> bool:
+def translated_only(a: str, b: str, tokens: Callable[[str], Sequence[Token]] = classify.comparable_tokens) -> bool:
     """Whether two bodies are the same code once translated string literals are set aside,
     and differ in at least one such literal (comments, docstrings and layout never count).
 
-    The two token streams are walked side by side and only the literals that differ are read,
-    so twins that differ in their code cost one comparison of their tokens."""
-    ta, tb = classify.comparable_tokens(a), classify.comparable_tokens(b)
+    ``tokens`` reads a body as the declared Python does (by default the running one); the two
+    streams are walked side by side and only literals that differ are read."""
+    ta, tb = tokens(a), tokens(b)
     stack_a: list[_Bracket] = []
     stack_b: list[_Bracket] = []
     i = j = 0

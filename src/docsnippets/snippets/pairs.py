@@ -12,8 +12,9 @@ from typing import TypeVar
 from docsnippets import work
 from docsnippets.config import Config, PairRule
 from docsnippets.constants import Relation
-from docsnippets.snippets import classify
+from docsnippets.snippets import classify, grammar
 from docsnippets.snippets.alignment import best_alignment
+from docsnippets.snippets.grammar import Judge
 from docsnippets.snippets.records import Inventory, Notice, Pair, Snippet
 
 T = TypeVar("T")
@@ -48,24 +49,25 @@ def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, s
     return out
 
 
-def code_digest(snippet: Snippet) -> str:
+def code_digest(snippet: Snippet, judge: Judge) -> str:
     """Equal for bodies that are the same code once comments and layout are set aside.
 
     Taken from the snippet when the extraction (the cache) brought one along.
     """
-    return snippet.code_digest or classify.code_digest(snippet.body)
+    return snippet.code_digest or grammar.code_digest(judge, snippet.body)
 
 
-def relation(en: Snippet, zh: Snippet) -> Relation:
+def relation(en: Snippet, zh: Snippet, judge: Judge) -> Relation:
+    """How two aligned snippets compare, their code read by the declared Python (``judge``)."""
     if en.body == zh.body:
         return Relation.IDENTICAL
     if classify.dedent(en.body) == classify.dedent(zh.body):
         return Relation.INDENTATION
-    if code_digest(en) == code_digest(zh):
+    if code_digest(en, judge) == code_digest(zh, judge):
         return Relation.COMMENTS
     from docsnippets.snippets import literals  # only twins whose code differs need the string rule
 
-    if literals.translated_only(en.body, zh.body):
+    if literals.translated_only(en.body, zh.body, lambda body: grammar.comparable_tokens(judge, body)):
         return Relation.STRINGS
     return Relation.DIVERGED
 
@@ -76,11 +78,12 @@ class Budget:
     def __init__(self, cells: int = MAX_PAIR_CELLS) -> None:
         self.cells = cells
 
-    def score(self, a: Snippet, b: Snippet) -> float:
-        return similarity(a, b, self)
+    def scorer(self, judge: Judge) -> Callable[[Snippet, Snippet], float]:
+        """:func:`similarity` as ``judge``'s Python reads the bodies, spending this allowance."""
+        return lambda a, b: similarity(a, b, judge, self)
 
 
-def similarity(a: Snippet, b: Snippet, budget: Budget | None = None) -> float:
+def similarity(a: Snippet, b: Snippet, judge: Judge, budget: Budget | None = None) -> float:
     """How alike two bodies are as code; comments and layout do not count.
 
     Short bodies are compared token by token, long ones line by line, which keeps the cost
@@ -90,7 +93,7 @@ def similarity(a: Snippet, b: Snippet, budget: Budget | None = None) -> float:
     """
     if a.body_sha256 == b.body_sha256:
         return 1.0
-    fa, fb = _form(a.body), _form(b.body)
+    fa, fb = _form(judge, a.body), _form(judge, b.body)
     ta, tb = fa.tokens, fb.tokens
     if not ta.items and not tb.items:
         ta, tb = _words(a.body), _words(b.body)
@@ -128,9 +131,9 @@ class _Form:
 
 
 @lru_cache(maxsize=1024)
-def _form(body: str) -> _Form:
-    tokens = [text for _, text in classify.comparable_tokens(body)]
-    return _Form(_Counted.of(tokens), _Counted.of(classify.comparable_lines(body)))
+def _form(judge: Judge, body: str) -> _Form:
+    tokens = [text for _, text in grammar.comparable_tokens(judge, body)]
+    return _Form(_Counted.of(tokens), _Counted.of(grammar.comparable_lines(judge, body)))
 
 
 @lru_cache(maxsize=64)
@@ -223,10 +226,11 @@ def pair_up(
             continue
         en_idx, zh_idx = by_file.get(pair[0], []), by_file.get(pair[1], [])
         en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
-        matches = align(en_side, zh_side, Budget().score, key=code_digest)
+        judge = grammar.judge(config.python)
+        matches = align(en_side, zh_side, Budget().scorer(judge), key=lambda s, judge=judge: code_digest(s, judge))
         for a, b in matches:
             en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
-            pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh)))
+            pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh, judge)))
     pairs.sort(key=lambda p: (p.en, p.zh))
     return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
 
