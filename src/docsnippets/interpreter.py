@@ -307,6 +307,19 @@ class Child:
             self.close(kill=True)
             raise self._not_a_judge() from None
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the child has used while it runs (from ``/proc``; 0 where there is none).
+        Once waited for, it is counted among this process's children instead."""
+        process = self._process
+        if process is None or process.returncode is not None or self._owner != os.getpid():
+            return 0.0
+        try:
+            with open(f"/proc/{process.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()  # the name, in parentheses, may hold spaces
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
     def facts(self, body: str, modules: tuple[str, ...]) -> facts.Facts:
         return self._decoded(facts.decode_facts, self._ask(["facts", body, list(modules)]))
 
@@ -325,6 +338,14 @@ def close_all() -> None:
     for child in _children.values():
         child.close()
     _children.clear()
+
+
+def cpu_seconds() -> float:
+    """The CPU time of this process and of its children: those waited for, and each declared
+    Python still answering it (the work.py bound counts what was done for the run, wherever)."""
+    waited = os.times()
+    used = time.process_time() + waited.children_user + waited.children_system
+    return used + sum(child.cpu_seconds() for child in _children.values())
 
 
 def install(home: bool = True, avoid: Iterable[Path] = ()) -> None:

@@ -1,31 +1,35 @@
 """A run's allowance of work: how much of the tree it parses, and how much CPU it uses judging.
 
 The request budget bounds what a run asks of GitHub; this bounds what it does with what it
-got, whatever a pull request holds. Two bounds, each optional (the CLI sets none):
+got, whatever a pull request holds. Three bounds, each optional (the CLI sets none):
 
 * the bytes of pages that pass the prefilter (those worth parsing), counted for every path
   that holds them: identical pages are parsed once, but each copy's snippets are judged;
-* the process's CPU time: judging stops at a check once the process has used this much.
+* the bytes of the repository's Python modules the code check parses: a module's syntax
+  tree is kept for the run and takes a hundred times its source or more;
+* the CPU time of the process and of its children (the declared Python's, which reads the
+  bodies): judging stops at a check once they have used this much.
 
 The judge opens an allowance for the length of one judging (:func:`bounded`); the pieces
-of work check it between their parts — a file, a file pair, a row of an alignment, a
-snippet of the code check — so no part is ever cut in two, and outside a judging the
-checks cost nothing. Past a bound, :class:`OverBudget` says which; the Action turns it into
-an error verdict (never a green one) that names the bound.
+of work check it between their parts — a file, a batch of a page's blocks, a file pair, a
+row of an alignment, a module or a snippet of the code check — so no part is ever cut in
+two, and outside a judging the checks cost nothing. Past a bound, :class:`OverBudget` says
+which; the Action turns it into an error verdict (never a green one) that names the bound.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
 class Bound(StrEnum):
     PARSED_BYTES = "parsed-bytes"
+    CODE_BYTES = "code-bytes"
     CPU_SECONDS = "cpu-seconds"
 
 
@@ -42,7 +46,10 @@ class Limits:
     """The bounds of one judging; None is no bound."""
 
     parsed_bytes: int | None = None
-    cpu_seconds: float | None = None  # of the whole process, as time.process_time() counts
+    code_bytes: int | None = None
+    cpu_seconds: float | None = None
+    # The CPU seconds used so far, as the bound counts them (the Action's counts its children).
+    clock: Callable[[], float] = field(default=time.process_time, compare=False)
 
 
 class Allowance:
@@ -51,6 +58,7 @@ class Allowance:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.parsed = 0
+        self.code = 0
 
     def parse(self, size: int, path: str) -> None:
         """Count a page of ``size`` bytes that passed the prefilter, before it is judged."""
@@ -62,9 +70,19 @@ class Allowance:
                 f"its pages that may hold snippets come to more than {limit} bytes (at {path})",
             )
 
+    def read_code(self, size: int, path: str) -> None:
+        """Count a module of ``size`` bytes the code check is about to parse."""
+        self.code += size
+        limit = self.limits.code_bytes
+        if limit is not None and self.code > limit:
+            raise OverBudget(
+                Bound.CODE_BYTES,
+                f"the code its snippets import comes to more than {limit} bytes (at {path})",
+            )
+
     def check(self) -> None:
         limit = self.limits.cpu_seconds
-        if limit is not None and time.process_time() > limit:
+        if limit is not None and self.limits.clock() > limit:
             raise OverBudget(Bound.CPU_SECONDS, f"judging it took more than {limit:g} s of CPU")
 
 
@@ -94,3 +112,10 @@ def parse(size: int, path: str) -> None:
     allowance = _CURRENT.get()
     if allowance is not None:
         allowance.parse(size, path)
+
+
+def read_code(size: int, path: str) -> None:
+    """Count a module the code check parses against the judging under way (raises past the bound)."""
+    allowance = _CURRENT.get()
+    if allowance is not None:
+        allowance.read_code(size, path)

@@ -29,6 +29,19 @@ def test_stage2_past_a_bound_sets_an_error_status_that_names_it(tmp_path, fake, 
     assert f"::error::PR too large for stage 2: {setting}" in result.stdout
 
 
+def test_stage2_past_the_code_bound_sets_an_error_status_that_names_it(tmp_path, fake):
+    code = {"pkg/__init__.py": "", "pkg/m.py": "async def f(x):\n    return x\n"}
+    page = "```python\nfrom pkg.m import f\nawait f(1)\n```\n"
+    pr = SmallPR(tmp_path, fake, head={**code, "docs/en/more.md": page})
+    second = pr.stage2()
+    second.inputs["DOCSNIPPETS_MAX_CODE_BYTES"] = "10"
+    result = second.run()
+    assert result.code == 2, result.stdout + result.stderr
+    (status,) = pr.statuses()
+    assert status["state"] == "error" and "DOCSNIPPETS_MAX_CODE_BYTES" in status["description"], status
+    assert "more than 10 bytes \\(at `pkg/m.py`\\)" in second.comments()[0]
+
+
 def test_stage1_past_a_bound_comments_and_exits_2(tmp_path, fake):
     pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": PAGE})
     first = pr.stage1()

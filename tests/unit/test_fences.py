@@ -1,5 +1,3 @@
-import pytest
-
 from docsnippets.snippets.fences import extract_fences, normalize
 
 
@@ -89,47 +87,3 @@ def test_the_built_in_sha256_gives_hashlib_digests():
 
     for data in (b"", b"abc", "中文 body\n".encode(), bytes(range(256)) * 300):
         assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
-
-
-def test_a_long_line_of_list_markers_is_not_read_again_at_every_level(monkeypatch):
-    """``- - - ... x`` opens a list a level, a hundred levels deep, and markdown-it asks at each
-    level whether the rest of the line is a thematic break. The characters that question
-    reads are counted: at most a few readings of the line, not one a level."""
-    import importlib
-
-    hr_rule = importlib.import_module("markdown_it.rules_block.hr")
-
-    read = 0
-    real = hr_rule.isStrSpace
-
-    def counting(ch):
-        nonlocal read
-        read += 1
-        return real(ch)
-
-    monkeypatch.setattr(hr_rule, "isStrSpace", counting)
-    line = "- " * 10_000 + "x"
-    fences = extract_fences("```python\nawait f()\n```\n\n" + line + "\n")
-    assert [f.body for f in fences] == ["await f()\n"]
-    assert read <= 3 * len(line), read
-    # A line that is a break still is one, at whatever depth it stands.
-    assert [f.body for f in extract_fences("- - - -\n\n```python\nawait f()\n```\n")] == ["await f()\n"]
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_the_break_rule_answers_as_markdown_its_own(seed):
-    import random
-
-    from markdown_it import MarkdownIt
-
-    from docsnippets.snippets.fences import MAX_NESTING, _parser
-
-    rng = random.Random(seed)
-    pieces = ["- ", "* ", "_ ", "  ", "\t", "-", "*", "_", "x", "> ", "1. ", "```", "\n", "\n\n", "    "]
-    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
-    plain = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable(["inline", "text_join"], ignoreInvalid=True)
-
-    def shape(md):
-        return [(t.type, t.map, t.level, t.markup, t.info, t.content) for t in md.parse(text)]
-
-    assert shape(_parser()) == shape(plain)

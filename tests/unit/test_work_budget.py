@@ -45,18 +45,46 @@ def test_a_judging_past_its_cpu_bound_stops():
     assert caught.value.bound == Bound.CPU_SECONDS
 
 
-def test_one_long_file_pair_is_stopped_inside_its_alignment(monkeypatch):
+def test_one_long_file_pair_is_stopped_inside_its_alignment():
     """The CPU bound is checked between the rows of an alignment, not only between files: a
     clock that ticks once per check runs out within one file pair of 2,000 snippets a side."""
     ticks = itertools.count()
-    monkeypatch.setattr(work.time, "process_time", lambda: float(next(ticks)))
+    clock = lambda: float(next(ticks))  # noqa: E731
     en = "".join(f"```python\nawait e{i}()\n```\n\n" for i in range(2000))
     zh = "".join(f"```python\nawait z{i}()\n```\n\n" for i in range(2000))
     files = {"docs/en/p.md": en, "docs/zh/p.md": zh}
     with pytest.raises(OverBudget):
-        _judge(files, Limits(cpu_seconds=500))
+        _judge(files, Limits(cpu_seconds=500, clock=clock))
 
 
 def test_outside_a_judging_nothing_is_bounded():
     work.check()
     work.parse(10**12, "anywhere")
+
+
+MODULE = "".join(f"async def f{i}(a, b=1):\n    return a + b\n\n\n" for i in range(200))
+IMPORTING = "```python\nfrom pkg.big import f1, absent\nawait f1(1)\n```\n"
+
+
+def test_the_code_read_counts_against_its_bound_and_names_the_module():
+    files = {"pkg/__init__.py": "", "pkg/big.py": MODULE, "docs/en/a.md": IMPORTING}
+    found = _judge(files, Limits(code_bytes=len(MODULE)))
+    assert [b.name for _, b in found.freshness.broken_references] == ["absent"]
+    with pytest.raises(OverBudget) as caught:
+        _judge(files, Limits(code_bytes=len(MODULE) - 1))
+    assert caught.value.bound == Bound.CODE_BYTES
+    assert f"more than {len(MODULE) - 1} bytes" in str(caught.value) and "pkg/big.py" in str(caught.value)
+
+
+def test_each_module_is_checked_against_the_cpu_bound_before_it_is_parsed():
+    """A snippet importing from many modules is one piece of the code check: the bound is
+    checked before each module it reads, not only between snippets."""
+    ticks = itertools.count()
+    clock = lambda: float(next(ticks))  # noqa: E731
+    files = {
+        "pkg/__init__.py": "",
+        "docs/en/a.md": "```python\n" + "".join(f"from pkg.m{i} import f\n" for i in range(100)) + "await f()\n```\n",
+    }
+    files.update({f"pkg/m{i}.py": "async def f():\n    pass\n" for i in range(100)})
+    with pytest.raises(OverBudget):
+        _judge(files, Limits(cpu_seconds=60, clock=clock))

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from docsnippets import work
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import ModuleNames, names_of, parse_module
 from docsnippets.sources import ModuleFiles
@@ -101,7 +102,10 @@ class ModuleIndex:
             return None
         self.visited.add(module.source)
         if module.source not in self._syntax:
+            work.check()
             source = self._files.read(module.source)
+            if source is not None:
+                work.read_code(len(source), module.source)
             self._syntax[module.source] = None if source is None else parse_module(source)
         return self._syntax[module.source]
 

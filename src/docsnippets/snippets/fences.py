@@ -8,26 +8,19 @@ the token's own ``content`` has list indentation removed and the catalogue keeps
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from docsnippets.snippets.blocks import MAX_NESTING, block_tokens
 from docsnippets.snippets.digest import sha256
 
-if TYPE_CHECKING:  # markdown-it is imported when a file is parsed: a cached run never needs it
-    from markdown_it import MarkdownIt
-    from markdown_it.rules_block import StateBlock
+if TYPE_CHECKING:
     from markdown_it.token import Token
 
 BOM = "\ufeff"
 # A blockquote marker with whatever container indentation precedes it (a quote nested in a
 # list item sits deeper than three spaces) and the one optional space after it.
 _QUOTE_MARKER = re.compile(r"^[ \t]*> ?")
-# Lists and blockquotes deeper than this many token levels (a list takes two, a quote one)
-# around a fence are refused: markdown-it would silently drop everything below the limit,
-# which can be the rest of the document, and its block parser recurses about twice a level.
-MAX_NESTING = 200
 
 
 class NestingError(ValueError):
@@ -66,54 +59,9 @@ def normalize(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    from markdown_it import MarkdownIt
-    from markdown_it.rules_block import hr
-
-    # Only block structure matters: inline parsing is skipped, which also makes it cheaper.
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
-    md.disable(["inline", "text_join"], ignoreInvalid=True)
-    # Replaced in place, ending the same rule chains (a break ends a paragraph, a list...).
-    ends = [c for c in ("paragraph", "reference", "blockquote", "list") if hr in md.block.ruler.getRules(c)]
-    md.block.ruler.at("hr", _ruled_lines_only(hr), {"alt": ends})
-    return md
-
-
-def _ruled_lines_only(rule: Callable[[StateBlock, int, int, bool], bool]) -> Callable[..., bool]:
-    """markdown-it's thematic break rule, asked only of lines that can be one.
-
-    The rule reads its line to the end, and a line of list markers (``- - - ... x``) is read
-    again at every level of the lists it opens: a hundred levels, a hundred readings of a
-    line megabytes long. A break is made of one marker character, spaces and tabs, so where
-    the rest of the line holds another character the answer is no without reading it: where
-    the last such character of a line stands is found once per line and marker.
-    """
-
-    def ruled(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-        pos = state.bMarks[start] + state.tShift[start]
-        marker = state.src[pos : pos + 1]
-        if marker not in ("*", "-", "_"):
-            return False
-        line_end = state.eMarks[start]
-        known = state.env.setdefault(_OTHER_CHARACTER, {})
-        found = known.get((line_end, marker))
-        if found is None or found[0] > pos:  # read from here to the end of the line
-            rest = state.src[pos:line_end].rstrip(marker + " \t")
-            found = known[(line_end, marker)] = (pos, pos + len(rest) - 1)
-        if found[1] > pos:
-            return False  # another character follows the marker on this line
-        return rule(state, start, end, silent)
-
-    return ruled
-
-
-_OTHER_CHARACTER = "docsnippets.hr"  # per parse: (line end, marker) -> (read from, last other character)
-
-
 def _parse(text: str, lines: list[str]) -> list[Token]:
     try:
-        tokens = _parser().parse(text)
+        tokens = block_tokens(text)
     except RecursionError:
         tokens = None
     # markdown-it skips, without a word, the content of a container that reaches maxNesting
