@@ -3,6 +3,8 @@ once, cycles ended, and a bounded walk per question, counted in module resolutio
 
 from __future__ import annotations
 
+import importlib
+
 from tests.support.memory import MemoryTree
 
 from docsnippets.config import Config
@@ -57,3 +59,51 @@ def test_a_ring_of_star_imports_is_followed_all_the_way_round(monkeypatch):
     assert sorted(missing) == sorted(f"pkg.m{k} defines no name nothere{k}" for k in range(n))
     calls = [r for r in reasons if "positional" in r]
     assert len(calls) == n  # each f is found round the ring, and called with one argument too many
+
+
+def _steps(monkeypatch) -> list[int]:
+    """How many star imports the walks follow: each module's targets, counted as they are read."""
+    from docsnippets.references import namespaces
+
+    steps = [0]
+
+    class Followed(tuple):
+        def __iter__(self):
+            for target in super().__iter__():
+                steps[0] += 1
+                yield target
+
+    for owner, name in ((resolve.ModuleIndex, "star_targets"), (namespaces.Namespaces, "_star_targets")):
+        real = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda self, *args, real=real: Followed(real(self, *args)))
+    return steps
+
+
+def test_one_question_follows_at_most_max_star_steps(monkeypatch):
+    """In a web of modules that all star-import each other, a name none of them binds is
+    looked for through every star import of every module: n * n steps a question, unless
+    the walk stops at MAX_STAR_STEPS."""
+    n = 60
+    monkeypatch.setattr(resolve, "MAX_STAR_STEPS", 100)
+    from docsnippets.references import namespaces
+
+    monkeypatch.setattr(namespaces, "MAX_STAR_STEPS", 100)
+    steps = _steps(monkeypatch)
+    found = judge(Case(MemoryTree({**_web(n, everyone=True), "docs/en/a.md": _pages(n, n)}), Config(), None))
+    questions = 3 * n  # per snippet: two imported names, one call
+    assert steps[0] <= questions * (100 + n), steps[0]
+    reasons = [b.reason for _, b in found.freshness.broken_references]
+    assert not any(f"defines no name f{i}" in r for r in reasons for i in range(n))
+
+
+def test_a_walk_that_stops_says_so_and_finds_nothing_it_did_not_reach(monkeypatch):
+    """A ring of 12 modules, each star-importing the next; f11 is defined eleven star imports
+    from pkg.m0. With the walk stopped after five, whether pkg.m0 binds f11 and what it is
+    are not judged: no finding either way, and one notice naming the module."""
+    for module in (resolve, importlib.import_module("docsnippets.references.namespaces")):
+        monkeypatch.setattr(module, "MAX_STAR_STEPS", 5)
+    page = "```python\nfrom pkg.m0 import f11\nawait f11(1, 2)\n```\n"
+    found = judge(Case(MemoryTree({**_web(12, everyone=False), "docs/en/a.md": page}), Config(), None))
+    assert found.freshness.broken_references == ()
+    (notice,) = [n for n in found.freshness.notices if "star imports" in n]
+    assert "pkg.m0" in notice and "5" in notice and "not judged" in notice

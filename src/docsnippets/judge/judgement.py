@@ -156,8 +156,10 @@ def _judge(case: Case) -> Judgement:
         recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed, python=config.python
     )
     if case.references and config.references:
-        found = code_findings(source, current, config, case.changed, touched)
-        freshness = replace(freshness, broken_references=found)
+        checked = code_findings(source, current, config, case.changed, touched)
+        freshness = replace(
+            freshness, broken_references=checked.findings, notices=(*freshness.notices, *checked.notices)
+        )
     freshness = limit_desync(manifest_reasons(freshness, data), touched)
     changes = None
     if case.base is not None:

@@ -111,12 +111,16 @@ def broken_references(
     ignore_calls: Iterable[str] = (),
     pages: Iterable[Snippet] | None = None,
     languages: Iterable[str] = (),
+    *,
+    stopped: set[str] | None = None,
 ) -> tuple[BrokenReference, ...]:
     """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
     call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
     ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
     (``snippets`` themselves when None); ``languages``: the fence languages of the pages' other
-    examples, which may show a module the page creates (the page is read through ``files``).
+    examples, which may show a module the page creates (the page is read through ``files``);
+    ``stopped`` receives the modules about whose names a question stopped following star
+    imports (resolve.MAX_STAR_STEPS): what they bind through them was not judged.
 
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
@@ -139,6 +143,8 @@ def broken_references(
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
             found.setdefault(key, BrokenReference(snippet.file, line, module, name, f.reason, snippet, f.kind))
+    if stopped is not None:
+        stopped.update(tree.stopped)
     return tuple(sorted(found.values(), key=lambda b: b.place))
 
 

@@ -142,6 +142,7 @@ class Namespaces:
         self._memos: dict[tuple[object, ...], tuple[Any, frozenset[str]]] = {}
         self._stars: dict[str, tuple[Module | None, ...]] = {}
         self._star_steps = 0  # star imports the lookup under way has followed
+        self._asked = ""  # the module that lookup started from
 
     def _scope_of(self, node: ast.Module | ast.ClassDef) -> Scope:
         if id(node) not in self._scopes:
@@ -179,6 +180,7 @@ class Namespaces:
             return None
         if hops == 0:
             self._star_steps = 0
+            self._asked = module.name
         return self._memo(("lookup", module.name, name), lambda: self._lookup(module, name, hops))
 
     def _lookup(self, module: Module, name: str, hops: int) -> Value | None:
@@ -199,8 +201,11 @@ class Namespaces:
                 return ModuleValue(sub)
         for found in self._star_targets(module, syntax):
             self._star_steps += 1
-            if found is None or self._star_steps > MAX_STAR_STEPS:
-                return None  # a star from outside the repository may bind anything; or too far
+            if self._star_steps > MAX_STAR_STEPS:
+                self.tree.stopped.add(self._asked)
+                return None  # too far to follow: not known
+            if found is None:
+                return None  # a star from outside the repository may bind anything
             value = self.lookup(found, name, hops + 1)
             if value is not None:
                 return value

@@ -40,6 +40,8 @@ class ModuleIndex:
         self._stars: dict[str, tuple[Module | None, ...]] = {}
         # The source files consulted since the caller last cleared it: what a finding depends on.
         self.visited: set[str] = set()
+        # Modules a question about whose names stopped after MAX_STAR_STEPS star imports (not judged).
+        self.stopped: set[str] = set()
 
     def _locate(self, name: str, path: str, namespace: bool) -> Module | None:
         if self._files.kind(f"{path}/__init__.py") == FILE:
@@ -142,8 +144,11 @@ class ModuleIndex:
             here, here_names = todo.pop()
             for found in self.star_targets(here, here_names):
                 steps += 1
-                if found is None or steps > MAX_STAR_STEPS:
-                    return True  # from outside the repository, itself broken, or too far: not judged
+                if steps > MAX_STAR_STEPS:
+                    self.stopped.add(module.name)
+                    return True  # too far to follow: not judged
+                if found is None:
+                    return True  # from outside the repository, or itself broken: not judged
                 if found.name in seen:
                     continue
                 seen.add(found.name)
