@@ -103,3 +103,34 @@ def test_matching_a_manifest_whose_bodies_all_differ_keeps_memory_to_the_band():
     assert match(before, after) == {i: i for i in range(n)}  # the bodies' tokens read untraced
     peak = _peak(lambda: match(before, after))
     assert peak < 4_000_000, peak
+
+
+def test_pairs_nothing_alike_cost_no_matcher(monkeypatch):
+    """Two pages of 100 snippets: the table scores 10,000 pairs, of which only the 100 twins
+    are alike. Bodies nothing alike are told apart by counts kept per body (difflib's linear
+    bounds), so a sequence matcher is built for a pair only where the bounds let it through."""
+    import random
+    from difflib import SequenceMatcher
+
+    from docsnippets.snippets import pairs
+    from docsnippets.snippets.grammar import Running
+
+    built = 0
+
+    class Counting(SequenceMatcher):
+        def __init__(self, *args, **kwargs):
+            nonlocal built
+            built += 1
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(pairs, "SequenceMatcher", Counting)
+    rng = random.Random(7)
+
+    def body() -> str:  # names of its own, bar the one keyword
+        return "await " + " ".join(f"w{rng.randrange(10**9)}" for _ in range(10)) + "\n"
+
+    en = [_snippet("docs/en/p.md", i, body()) for i in range(100)]
+    zh = [_snippet("docs/zh/p.md", i, s.body.replace("await ", "await x ")) for i, s in enumerate(en)]
+    found = align(en, zh, pairs.Budget().scorer(Running()))
+    assert found == [(i, i) for i in range(100)]
+    assert built <= 2 * 100, built
