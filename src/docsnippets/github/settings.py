@@ -154,7 +154,7 @@ SOURCES: Mapping[str, Source] = {
     # hold snippets, the bytes of the modules the code check parses, and the CPU seconds of
     # the process and its children when judging stops; past any the verdict is an error that names it
     "max_parsed_bytes": _env("DOCSNIPPETS_MAX_PARSED_BYTES", _count, str(8 * 1024 * 1024)),
-    "max_code_bytes": _env("DOCSNIPPETS_MAX_CODE_BYTES", _count, str(2 * 1024 * 1024)),
+    "max_code_bytes": _env("DOCSNIPPETS_MAX_CODE_BYTES", _count, str(3 * 512 * 1024)),
     "max_cpu_seconds": _env("DOCSNIPPETS_MAX_CPU_SECONDS", _number, "90"),
     # The login an App's installation token comments as (GITHUB_TOKEN: github-actions[bot])
     "comment_author": _env("DOCSNIPPETS_COMMENT_AUTHOR"),
