@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docsnippets import work
 from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.snippets import facts, grammar
 from docsnippets.snippets.classify import Comparable
@@ -224,7 +225,10 @@ class Child:
         self.prepare()
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        deadline = time.monotonic() + self.answer_seconds
+        # Waiting is bounded by the run's CPU bound too: the child cannot use more than it waits.
+        left = work.cpu_left()
+        waits = self.answer_seconds if left is None else max(0.0, min(self.answer_seconds, left))
+        deadline = time.monotonic() + waits
         pending = memoryview(request)
         with selectors.DefaultSelector() as selector:
             selector.register(process.stdout, selectors.EVENT_READ)
@@ -234,6 +238,8 @@ class Child:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
                 if not ready:
                     self.close(kill=True)
+                    if waits < self.answer_seconds:
+                        raise work.cpu_spent()
                     raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
                 for key, _ in ready:
                     if key.fileobj is process.stdin:

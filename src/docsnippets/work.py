@@ -81,9 +81,17 @@ class Allowance:
             )
 
     def check(self) -> None:
+        left = self.left()
+        if left is not None and left < 0:
+            raise self.spent()
+
+    def left(self) -> float | None:
+        """The CPU seconds left under the bound (None: no bound)."""
         limit = self.limits.cpu_seconds
-        if limit is not None and self.limits.clock() > limit:
-            raise OverBudget(Bound.CPU_SECONDS, f"judging it took more than {limit:g} s of CPU")
+        return None if limit is None else limit - self.limits.clock()
+
+    def spent(self) -> OverBudget:
+        return OverBudget(Bound.CPU_SECONDS, f"judging it took more than {self.limits.cpu_seconds:g} s of CPU")
 
 
 _CURRENT: ContextVar[Allowance | None] = ContextVar("docsnippets_allowance", default=None)
@@ -105,6 +113,19 @@ def check() -> None:
     allowance = _CURRENT.get()
     if allowance is not None:
         allowance.check()
+
+
+def cpu_left() -> float | None:
+    """The CPU seconds the judging under way has left (None: no bound, or no judging)."""
+    allowance = _CURRENT.get()
+    return None if allowance is None else allowance.left()
+
+
+def cpu_spent() -> OverBudget:
+    """The judging under way's CPU bound as reached: for work that waited until it was."""
+    allowance = _CURRENT.get()
+    assert allowance is not None
+    return allowance.spent()
 
 
 def parse(size: int, path: str) -> None:

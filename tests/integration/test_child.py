@@ -281,3 +281,27 @@ def test_the_cpu_bound_counts_what_the_declared_pythons_child_uses(tmp_path):
         child.close()
         interpreter._children.pop((OTHER, script), None)
     assert child.cpu_seconds() == 0.0  # waited for: among this process's children now
+
+
+def test_an_answer_is_awaited_no_longer_than_the_cpu_bound_leaves(tmp_path):
+    """A body the child takes long over (its own Python's tokenizer is quadratic on one long
+    line) is waited for no longer than what is left of the run's CPU bound: the run then
+    stops at that bound, not a minute later as a broken Python."""
+    from docsnippets import work
+    from docsnippets.work import Bound, Limits, OverBudget
+
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nsleep 30")
+    child = interpreter.Child(OTHER, script)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        child.prepare()
+        child._greet()
+        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 0.2, clock=interpreter.cpu_seconds)
+        started = time.monotonic()
+        with work.bounded(bound), pytest.raises(OverBudget) as caught:
+            child.facts("await x\n", ())
+        assert caught.value.bound == Bound.CPU_SECONDS
+        assert time.monotonic() - started < interpreter.ANSWER_SECONDS / 2
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)

@@ -25,6 +25,7 @@ from docsnippets.github.stage1 import Problems, PullRequest, base_of, both_names
 from docsnippets.judge import Base, Case, Judgement, Scope, judge
 from docsnippets.judge.inventory import with_counterparts
 from docsnippets.manifest import build as mf
+from docsnippets.snippets.grammar import GrammarError
 from docsnippets.snippets.records import Inventory
 from docsnippets.work import OverBudget
 
@@ -55,6 +56,8 @@ def read_and_judge(
         raise Undecided(str(exc)) from None
     except OverBudget as exc:
         raise Undecided(f"PR too large for stage 2: {bound_hit(exc)}") from None
+    except GrammarError as exc:  # the declared Python could not judge a body of the PR
+        raise Undecided(str(exc)) from None
     except ArchiveError as exc:
         raise Undecided(f"the archive of the PR's head {pr.head_sha[:12]} cannot be used: {exc}") from None
     except GitHubError as exc:
