@@ -11,6 +11,7 @@ is not tied to a commit, so nothing that decides freshness is taken from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from docsnippets.github.stage1 import Problems, PullRequest, base_of, both_names
 from docsnippets.judge import Base, Case, Judgement, Scope, judge
 from docsnippets.judge.inventory import with_counterparts
 from docsnippets.manifest import build as mf
+from docsnippets.snippets.extract import may_contain_snippet
 from docsnippets.snippets.grammar import GrammarError
 from docsnippets.snippets.records import Inventory
 from docsnippets.work import OverBudget
@@ -82,7 +84,7 @@ def _fetch(
     changed = tuple(both_names(files)) if len(files) < GITHUB_FILES_CAP else None
     bounds = ArchiveBounds(settings.archive_max_bytes, settings.archive_max_members)
     archived, why = _archive(client, listing, config, settings, bounds, head_repo)
-    head = GitHubCommit(listing, client.blob, archived=archived, listed=listed)
+    head = GitHubCommit(listing, client.blob, archived=archived, listed=listed, kept=pages_kept(config))
     manifest = mf.read_from(head, settings.manifest, f"{settings.manifest} at the PR's head {pr.head_sha[:12]}")
     base = base_of(client, settings, config, pr, problems)
     common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines, "limits": settings.limits()}
@@ -101,6 +103,12 @@ def _fetch(
     scope = Scope.CHANGED if trusted else Scope.WHOLE
     case = Case(head, config, manifest, scope=scope, reread=frozenset(reread), references=False, **common)
     return Fetched(case, f"the snippets' imports were not checked against the code here: {why}")
+
+
+def pages_kept(config: Config) -> Callable[[bytes], bool]:
+    """Which pages a head commit keeps once read: those that may hold a snippet (read again
+    by the code check); the others are let go."""
+    return lambda data: may_contain_snippet(data, config)
 
 
 def _archive(
