@@ -6,7 +6,8 @@ at several sizes, up to the 5 MiB ``max_file_bytes`` cap, and the ratio of each 
 previous size's. Linear work gives ratios near the size ratio (4 here); quadratic work gives
 its square (16).
 
-Bounds: each shape of ``hostile_prs.py`` is one run of the real entrypoint in a child process
+Bounds: each shape of ``hostile_prs.py`` and ``hostile_pages.py`` is one run of the real
+entrypoint in a child process
 (stage 1 or stage 2 against the tests' fake GitHub API, or the merge driver); the table gives
 the child's own CPU time and peak memory (``ru_maxrss`` from ``wait4``) against the bounds
 every run keeps, 120 s of CPU and 1 GiB, and how the run ended. Ending in an error that names
@@ -70,13 +71,20 @@ CPU_BOUND = 120.0  # seconds of CPU one run may use
 MEMORY_BOUND = 1024  # MiB one run may hold
 
 
-def main(argv: list[str] | None = None) -> int:
+def _runs() -> dict:
+    import hostile_pages
     import hostile_prs
+
+    return {**hostile_prs.SHAPES, **hostile_pages.SHAPES}
+
+
+def main(argv: list[str] | None = None) -> int:
+    runs = _runs()
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-bytes", type=int, default=FIVE_MIB, help="largest file size (default: 5 MiB)")
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES), help="only these growth shapes")
-    parser.add_argument("--run", action="append", choices=list(hostile_prs.SHAPES), help="only these runs")
+    parser.add_argument("--run", action="append", choices=list(runs), help="only these runs")
     parser.add_argument("--quick", action="store_true", help="runs at a tenth of their size")
     parser.add_argument("--scale", type=float, default=1.0, help="runs at this fraction of their size")
     parser.add_argument("--code", type=Path, default=REPO, help="the checkout whose entrypoint runs")
@@ -86,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         growth(args.shape or sorted(SHAPES), args.max_bytes)
     if args.run or not args.shape:
         print()
-        return bounds(args.run or list(hostile_prs.SHAPES), 0.1 if args.quick else args.scale, args.code, args.cap)
+        return bounds(args.run or list(runs), 0.1 if args.quick else args.scale, args.code, args.cap)
     return 0
 
 
@@ -111,14 +119,13 @@ def growth(shapes: list[str], max_bytes: int) -> None:
 
 def bounds(names: list[str], scale: float, code: Path, cap: float) -> int:
     """The bounds table; exit 1 when a run went past a bound."""
-    import hostile_prs
     from tests.support.fake_github import FakeGitHub
     from tests.support.scenario import TOKEN
 
     print(f"{'run':20} {'CPU s':>8} {'peak MB':>8} {'bound':>12} {'met':>4}  how it ended")
     met_all = True
     for name in names:
-        build, stage, _ = hostile_prs.SHAPES[name]
+        build, stage, _ = _runs()[name]
         with tempfile.TemporaryDirectory() as tmp, FakeGitHub(token=TOKEN, max_page_size=100) as fake:
             run = build(Path(tmp), fake, scale, stage)
             code_, cpu_s, peak_mb, tail = _measure([sys.executable, str(code / "entrypoint.py"), *run.argv], run, cap)

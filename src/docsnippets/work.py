@@ -26,6 +26,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+# Small pieces of work (a page's blocks, a body's tokens) done between two checks of the CPU bound.
+CHECK_EVERY = 4096
+
 
 class Bound(StrEnum):
     PARSED_BYTES = "parsed-bytes"

@@ -10,6 +10,7 @@ from tests.support.memory import MemoryTree
 from docsnippets import work
 from docsnippets.config import Config
 from docsnippets.judge import Case, judge
+from docsnippets.snippets import grammar
 from docsnippets.work import Bound, Limits, OverBudget
 
 PAGE = "```python\nawait step(1)\n```\n"  # bytes that pass the prefilter
@@ -88,3 +89,14 @@ def test_each_module_is_checked_against_the_cpu_bound_before_it_is_parsed():
     files.update({f"pkg/m{i}.py": "async def f():\n    pass\n" for i in range(100)})
     with pytest.raises(OverBudget):
         _judge(files, Limits(cpu_seconds=60, clock=clock))
+
+
+def test_one_long_body_is_stopped_inside_its_tokens():
+    """The CPU bound is checked while a body is tokenized: one body of 200,000 tokens runs
+    out a clock that ticks once per check (between files it is checked a few times)."""
+    ticks = itertools.count()
+    clock = lambda: float(next(ticks))  # noqa: E731
+    page = "```python\nawait f(" + "+".join("a" for _ in range(100_000)) + ")\n```\n"
+    config = Config(python=grammar.RUNNING)
+    with pytest.raises(OverBudget):
+        judge(Case(MemoryTree({"docs/en/a.md": page}), config, None, limits=Limits(cpu_seconds=30, clock=clock)))

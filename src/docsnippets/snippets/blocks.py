@@ -41,8 +41,6 @@ MAX_NESTING = 200
 REFERENCE_LINES = 100
 # The tokens extraction reads; a container opened at the nesting limit is kept too.
 KEPT = frozenset({"fence", "blockquote_open", "blockquote_close"})
-# Tokens pushed between two checks of the run's CPU bound.
-CHECK_EVERY = 4096
 
 _RuleFn = Callable[["StateBlock", int, int, bool], bool]
 
@@ -99,7 +97,7 @@ class _Kept:
             # Of a quote, extraction reads only that it opens or closes: one token stands for all.
             self._kept[self._count] = _QUOTES.get(token.type) or token
         self._count += 1
-        if self._count % CHECK_EVERY == 0:
+        if self._count % work.CHECK_EVERY == 0:
             work.check()
 
     def __len__(self) -> int:
