@@ -66,22 +66,12 @@ class Allowance:
     def parse(self, size: int, path: str) -> None:
         """Count a page of ``size`` bytes that passed the prefilter, before it is judged."""
         self.parsed += size
-        limit = self.limits.parsed_bytes
-        if limit is not None and self.parsed > limit:
-            raise OverBudget(
-                Bound.PARSED_BYTES,
-                f"its pages that may hold snippets come to more than {limit} bytes (at {path})",
-            )
+        _within(Bound.PARSED_BYTES, self.parsed, self.limits.parsed_bytes, "its pages that may hold snippets", path)
 
     def read_code(self, size: int, path: str) -> None:
         """Count a module of ``size`` bytes the code check is about to parse."""
         self.code += size
-        limit = self.limits.code_bytes
-        if limit is not None and self.code > limit:
-            raise OverBudget(
-                Bound.CODE_BYTES,
-                f"the code its snippets import comes to more than {limit} bytes (at {path})",
-            )
+        _within(Bound.CODE_BYTES, self.code, self.limits.code_bytes, "the code its snippets import", path)
 
     def check(self) -> None:
         left = self.left()
@@ -95,6 +85,11 @@ class Allowance:
 
     def spent(self) -> OverBudget:
         return OverBudget(Bound.CPU_SECONDS, f"judging it took more than {self.limits.cpu_seconds:g} s of CPU")
+
+
+def _within(bound: Bound, spent: int, limit: int | None, what: str, path: str) -> None:
+    if limit is not None and spent > limit:
+        raise OverBudget(bound, f"{what} come to more than {limit} bytes (at {path})")
 
 
 _CURRENT: ContextVar[Allowance | None] = ContextVar("docsnippets_allowance", default=None)

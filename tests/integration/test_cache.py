@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -98,6 +99,26 @@ def test_the_salt_covers_selection_code_and_parser(monkeypatch):
     # The extraction code's own bytes are in it (here: one module fewer).
     monkeypatch.setattr(cache_mod, "_EXTRACTION_CODE", cache_mod._EXTRACTION_CODE[1:])
     assert cache_mod.salt(Config()) != base
+
+
+def test_the_salt_covers_every_module_that_reads_a_body():
+    """Each module of ``docsnippets.snippets`` that extraction reaches, the child's included
+    (it answers for the declared Python), decides what an entry holds: its bytes are in the salt."""
+    src = Path(cache_mod.__file__).resolve().parent
+    todo, seen = ["cache.py", "snippets/extract.py"], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((src / name).read_text(encoding="utf-8"))):
+            found = [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            if isinstance(node, ast.ImportFrom) and node.module == "docsnippets.snippets":
+                found = [f"docsnippets.snippets.{alias.name}" for alias in node.names]
+            for module in found:
+                if module.startswith("docsnippets.snippets."):
+                    todo.append(module.removeprefix("docsnippets.").replace(".", "/") + ".py")
+    assert seen - set(cache_mod._EXTRACTION_CODE) == set()
 
 
 def test_the_salt_covers_the_grammar(monkeypatch):

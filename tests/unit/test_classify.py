@@ -90,6 +90,34 @@ def test_comparable_tokens_ignore_comments_docstrings_layout():
     assert classify.comparable_tokens(a) != classify.comparable_tokens(a.replace("g(x)", "h(x)"))
 
 
+@pytest.mark.parametrize(
+    ("body", "inside"),
+    [
+        ("if ready: go()\n", "go ( )"),
+        ("class A(B): x: int = {1: 2}\n", "x : int = { 1 : 2 }"),
+        ("if lambda: 0: go()\n", "go ( )"),  # the lambda's colon is not the header's
+        ("with f(a=lambda: 1) as x: go()\n", "go ( )"),
+        ("case: int = 1\n", ""),  # soft keywords are names too
+        ("match = re.match(a, b)\n", ""),
+        ("x: int = go()\n", ""),  # an annotation is no header
+        ('async def go(): "Doc."\n', ""),  # a docstring on its header's line is left out
+    ],
+)
+def test_a_statement_on_its_headers_line_is_one_block_deeper(body, inside):
+    items = classify.comparable(body)
+    assert " ".join(text for _, depth, kind, text in items if depth == 1 and kind != classify.END) == inside
+    assert all(depth in (0, 1) for _, depth, _, _ in items)
+
+
+def test_where_statements_end_is_kept_apart_from_the_tokens():
+    one, two = "total = count()\n-1\n", "total = count() -1\n"
+    assert classify.comparable_tokens(one) == classify.comparable_tokens(two)
+    assert classify.comparable_lines(two) == ("total = count ( ) - 1",)
+    assert classify.code_digest(one) != classify.code_digest(two)
+    ends = [kind for _, _, kind, _ in classify.comparable(one)].count(classify.END)
+    assert ends == 2
+
+
 def test_nothing_is_executed(tmp_path):
     target = tmp_path / "pwned"
     body = f"import asyncio\nopen({str(target)!r}, 'w').write('x')\nasync def f():\n    pass\n"

@@ -65,6 +65,77 @@ def test_relations(inventory):
     assert rel == ["comments", "indentation", "diverged"]
 
 
+NESTED = "async def main():\n    async with lock:\n        await step()\n        await done()  # {c}\n"
+UNNESTED = "async def main():\n    async with lock:\n        await step()\n    await done()  # {c}\n"
+SAID = 'async def main():\n    async with lock:\n        await say("{s}")\n        await done()\n'
+UNSAID = 'async def main():\n    async with lock:\n        await say("{s}")\n    await done()\n'
+
+
+@pytest.mark.parametrize(
+    ("en", "zh", "expected"),
+    [
+        (NESTED.format(c="done"), NESTED.format(c="完成"), "comments"),
+        (NESTED.format(c="done"), UNNESTED.format(c="完成"), "diverged"),
+        (SAID.format(s="Hello, world"), SAID.format(s="你好，世界"), "strings"),
+        (SAID.format(s="Hello, world"), UNSAID.format(s="你好，世界"), "diverged"),
+    ],
+    ids=["comments", "comments and a line out of its block", "strings", "strings and a line out of its block"],
+)
+def test_a_line_moved_out_of_its_block_is_other_code(inventory, en, zh, expected):
+    """Python's blocks are its syntax: the same tokens at another depth run at another time."""
+    [pair] = inventory(fence(en), fence(zh)).pairs
+    assert pair.relation == expected
+
+
+@pytest.mark.parametrize(
+    ("en", "zh", "expected"),
+    [
+        ("if ready: await go()\n", "if ready:  # 就绪\n    await go()\n", "comments"),
+        (
+            "while x: await go()\nelse: await stop()\n",
+            "while x:\n    await go()\nelse:\n    await stop()\n",
+            "comments",
+        ),
+        ("match x:\n    case 1: await go()\n", "match x:\n    case 1:\n        await go()  # 走\n", "comments"),
+        ('async def go():\n    "Go."\n', 'async def go(): "走。"\n', "comments"),
+        (
+            "async with lock: await go()\nawait done()\n",
+            "async with lock:\n    await go()\n    await done()\n",
+            "diverged",
+        ),
+    ],
+    ids=["if", "while-else", "case", "docstring", "a line moved into the block"],
+)
+def test_a_simple_statement_on_its_headers_line_is_in_its_block(inventory, en, zh, expected):
+    """``if x: y`` and ``y`` on the next line, indented, are one program: layout, not code."""
+    [pair] = inventory(fence(en), fence(zh)).pairs
+    assert pair.relation == expected
+
+
+@pytest.mark.parametrize(
+    ("en", "zh"),
+    [
+        ("await start()\nawait stop()\n", "await start() await stop()  # 一行\n"),
+        ("total = await count()\n-1\n", "total = await count() -1  # 减一\n"),
+        ('await say("Hi")\nawait stop()\n', 'await say("你好") await stop()\n'),
+    ],
+    ids=["two statements joined", "a statement that became an operand", "strings"],
+)
+def test_where_a_statement_ends_is_code(inventory, en, zh):
+    """The same tokens as one statement or two are other code (one of them may not even compile)."""
+    [pair] = inventory(fence(en), fence(zh)).pairs
+    assert pair.relation == "diverged"
+
+
+def test_a_translated_f_string_may_move_its_placeholder(inventory):
+    """Python 3.12 splits an f-string into tokens, as many as its text and fields make: a
+    translation that puts the field first has fewer, and is still only a translation."""
+    en = 'async def main(name):\n    async with lock:\n        await say(f"Hello, {name}!")\n'
+    zh = 'async def main(name):\n    async with lock:\n        await say(f"{name}，你好")\n'
+    [pair] = inventory(fence(en), fence(zh)).pairs
+    assert pair.relation == "strings"
+
+
 def test_inserted_example_does_not_shift_pairs_and_is_missing(inventory):
     inv = inventory(fence(A) + fence(B) + fence(C), fence(A) + fence(C))
     assert [p.relation for p in inv.pairs] == ["identical", "identical"]

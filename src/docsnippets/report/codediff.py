@@ -11,7 +11,7 @@ import tokenize
 from collections.abc import Hashable, Iterator, Sequence
 
 from docsnippets.snippets import literals
-from docsnippets.snippets.alignment import matching_blocks
+from docsnippets.snippets.alignment import common_ends, matching_blocks
 from docsnippets.snippets.classify import dedent, tokens
 
 _LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT})
@@ -44,12 +44,7 @@ class LineMatcher(difflib.SequenceMatcher):  # type: ignore[type-arg]
 
 def _ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int, int]]:
     """The common head and tail of ``a`` and ``b`` as matching blocks (with difflib's sentinel)."""
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(a, b)
     found = [(0, 0, head)] if head else []
     if tail:
         found.append((len(a) - tail, len(b) - tail, tail))

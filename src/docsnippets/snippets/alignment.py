@@ -114,6 +114,17 @@ def matching_blocks(a: Sequence[Hashable], b: Sequence[Hashable], steps: int) ->
     return [*merged, (len(a), len(b), 0)]
 
 
+def common_ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[int, int]:
+    """How many items ``a`` and ``b`` share at their head, then at their tail (not overlapping)."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
 def band_of(n: int, m: int) -> int:
     """The band's half-width for sides of ``n`` and ``m`` items (the module's rule)."""
     if n * m <= MAX_CELLS:

@@ -20,6 +20,7 @@ from types import CodeType
 
 from docsnippets import work
 from docsnippets.constants import Status
+from docsnippets.snippets import blocks
 from docsnippets.snippets.digest import sha256
 
 MARKERS = ("async def", "async for", "async with", "await")
@@ -35,6 +36,8 @@ FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
 FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
 # The type of the one item that stands for what the tokenizer could not read (see _comparable).
 REST = -1
+# The type of the item, with no text, that marks where a statement ends.
+END = blocks.END
 
 _SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
@@ -62,11 +65,8 @@ def dedent(body: str) -> str:
 
 
 def _iter_tokens(source: str) -> Iterator[tokenize.TokenInfo]:
-    """The tokens one by one, until the tokenizer gives up (bad code is the norm here).
-
-    Without the line each stands on: from 3.12 on every token has a copy of its own, and the
-    tokens of one long line kept together held the line's length times their number. The
-    run's CPU bound is checked as they come: one body may be megabytes long."""
+    """The tokens one by one, until the tokenizer gives up (bad code is the norm here), each
+    without its line (3.12 copies the line into every token), the run's CPU bound checked."""
     try:
         for n, tok in enumerate(tokenize.generate_tokens(io.StringIO(source).readline), 1):
             if n % work.CHECK_EVERY == 0:
@@ -304,7 +304,7 @@ def syntax_status(body: str) -> SyntaxStatus:
 @lru_cache(maxsize=4096)
 def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
-    left out (the depth is kept apart: the relation compares tokens only).
+    left out but the blocks and statements kept (:func:`blocks.items`).
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -313,24 +313,7 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
     toks = tokens(source)
     complete = bool(toks) and toks[-1].type == tokenize.ENDMARKER
     toks = [t for t in toks if t.type != tokenize.ENDMARKER]
-    skip = (tokenize.COMMENT, tokenize.NL)
-    out: list[tuple[int, int, int, str]] = []
-    prev, depth = tokenize.NEWLINE, 0
-    for i, tok in enumerate(toks):
-        if tok.type in _SKIP_TYPES:
-            if tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-                prev = tok.type
-                depth += {tokenize.INDENT: 1, tokenize.DEDENT: -1}.get(tok.type, 0)
-            continue
-        if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-            j = i + 1
-            while j < len(toks) and toks[j].type in skip:
-                j += 1
-            if j >= len(toks) or toks[j].type in (tokenize.NEWLINE, tokenize.DEDENT):
-                prev = tokenize.STRING  # a bare string statement: a docstring
-                continue
-        out.append((tok.start[0], depth, tok.type, tok.string))
-        prev = tok.type
+    out, depth = blocks.items(toks)
     if not complete:
         lines = source.split("\n")
         row, col = toks[-1].end if toks else (1, 0)
@@ -343,32 +326,49 @@ Comparable = tuple[tuple[int, int, int, str], ...]
 
 
 def comparable(body: str) -> Comparable:
-    """(row, block depth, type, text) of the code tokens: what :func:`comparable_tokens` and
-    the others derive from."""
+    """(row, block depth, type, text) of the code tokens and statement ends: what
+    :func:`comparable_tokens` and the others derive from."""
     return _comparable(body)
 
 
 def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
-    return tuple((kind, text) for _, _, kind, text in items)
+    return tuple((kind, text) for _, _, kind, text in items if kind != END)
 
 
 def digest_of(items: Comparable) -> str:
-    """Names, not numbers, for the types: the digest of a body is the same in every Python release."""
-    named = tuple((type_name(kind), text) for _, _, kind, text in items)
+    """Names, not numbers, for the types: the digest of a body is the same in every Python release.
+    Blocks and statements count: a line moved into or out of a block, or the same tokens as
+    one statement instead of two, are other code."""
+    named = tuple((depth, type_name(kind), text) for _, depth, kind, text in items)
     return sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def shape_of(items: Comparable) -> tuple[tuple[int, bool], ...]:
+    """What :func:`tokens_of` leaves out of the code: (block depth, whether it ends a statement)
+    of each item, an f-string counted as one (Python 3.12 splits it into as many tokens as its
+    text and fields make, and a translation may order those otherwise)."""
+    out: list[tuple[int, bool]] = []
+    inside = 0
+    for _, depth, kind, _ in items:
+        if not inside:
+            out.append((depth, kind == END))
+        inside = max(0, inside + (kind == FSTRING_START) - (kind == FSTRING_END))
+    return tuple(out)
 
 
 def lines_of(items: Comparable) -> tuple[str, ...]:
     rows: dict[int, list[str]] = {}
-    for row, _, _, text in items:
-        rows.setdefault(row, []).append(text)
+    for row, _, kind, text in items:
+        if kind != END:
+            rows.setdefault(row, []).append(text)
     return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
 
 
 def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
     rows: dict[int, tuple[int, list[str]]] = {}
-    for row, depth, _, text in items:
-        rows.setdefault(row, (depth, []))[1].append(text)
+    for row, depth, kind, text in items:
+        if kind != END:
+            rows.setdefault(row, (depth, []))[1].append(text)
     return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
 
 
@@ -379,7 +379,8 @@ def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
 
 @lru_cache(maxsize=4096)
 def code_digest(body: str) -> str:
-    """SHA-256 of :func:`comparable_tokens`: equal for the same code, and small enough to cache.
+    """SHA-256 of :func:`comparable_tokens`, their blocks and statements: equal for the same
+    code, and small enough to cache.
 
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docsnippets.snippets.blocks import MAX_NESTING, block_tokens
 from docsnippets.snippets.digest import sha256
+from docsnippets.snippets.markdown import MAX_NESTING, block_tokens
 
 if TYPE_CHECKING:
     from markdown_it.token import Token

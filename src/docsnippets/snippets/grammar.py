@@ -120,6 +120,11 @@ def comparable_tokens(judge: Judge, body: str) -> tuple[tuple[int, str], ...]:
     return classify.tokens_of(_comparable(judge, body))
 
 
+def block_shape(judge: Judge, body: str) -> tuple[tuple[int, bool], ...]:
+    """:func:`classify.shape_of` as the judge's Python reads the body."""
+    return classify.shape_of(_comparable(judge, body))
+
+
 def comparable_lines(judge: Judge, body: str) -> tuple[str, ...]:
     return classify.lines_of(_comparable(judge, body))
 

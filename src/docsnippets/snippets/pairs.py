@@ -50,7 +50,8 @@ def file_pairs(files: Collection[str], config: Config) -> dict[str, tuple[str, s
 
 
 def code_digest(snippet: Snippet, judge: Judge) -> str:
-    """Equal for bodies that are the same code once comments and layout are set aside.
+    """Equal for bodies that are the same code, block by block and statement by statement, once
+    comments and layout are set aside.
 
     Taken from the snippet when the extraction (the cache) brought one along.
     """
@@ -67,7 +68,9 @@ def relation(en: Snippet, zh: Snippet, judge: Judge) -> Relation:
         return Relation.COMMENTS
     from docsnippets.snippets import literals  # only twins whose code differs need the string rule
 
-    if literals.translated_only(en.body, zh.body, lambda body: grammar.comparable_tokens(judge, body)):
+    if literals.translated_only(
+        en.body, zh.body, lambda body: grammar.comparable_tokens(judge, body)
+    ) and grammar.block_shape(judge, en.body) == grammar.block_shape(judge, zh.body):
         return Relation.STRINGS
     return Relation.DIVERGED
 

@@ -26,7 +26,7 @@ SNIPPET = "```python\nawait f()\n```\n\n"
 def _plain():
     from markdown_it import MarkdownIt
 
-    from docsnippets.snippets.blocks import MAX_NESTING
+    from docsnippets.snippets.markdown import MAX_NESTING
 
     return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable(["inline", "text_join"], ignoreInvalid=True)
 
@@ -117,7 +117,7 @@ _REFERENCES = ["[a]:", "[b]", " /u", " <u>", " 'q", "'", ' "', '"', " (", ")", "
 
 @pytest.mark.parametrize("seed", range(300))
 def test_the_bounded_rules_answer_as_markdown_its_own(seed):
-    from docsnippets.snippets.blocks import parser
+    from docsnippets.snippets.markdown import parser
 
     rng = random.Random(seed)
     pieces = _PIECES + (_REFERENCES if seed % 2 else [])
@@ -127,21 +127,21 @@ def test_the_bounded_rules_answer_as_markdown_its_own(seed):
 
 @pytest.mark.parametrize("seed", range(300))
 def test_the_tokens_kept_are_markdown_its_own(seed, monkeypatch):
-    from docsnippets.snippets import blocks
+    from docsnippets.snippets import markdown
 
     rng = random.Random(seed)
     text = "".join(rng.choice(_PIECES + _REFERENCES) for _ in range(rng.randint(0, 160)))
-    limit = rng.choice((blocks.MAX_NESTING, 6))  # a low limit, so that some soups reach it
-    monkeypatch.setattr(blocks, "MAX_NESTING", limit)
-    blocks.parser.cache_clear()
+    limit = rng.choice((markdown.MAX_NESTING, 6))  # a low limit, so that some soups reach it
+    monkeypatch.setattr(markdown, "MAX_NESTING", limit)
+    markdown.parser.cache_clear()
     try:
         plain = _plain().parse(text)
-        kept = blocks.block_tokens(text)
+        kept = markdown.block_tokens(text)
     finally:
         monkeypatch.undo()
-        blocks.parser.cache_clear()
+        markdown.parser.cache_clear()
     deep = [t.nesting == 1 and t.level >= limit - 1 for t in plain]
-    expected = [t for t, d in zip(plain, deep, strict=True) if d or t.type in blocks.KEPT]
+    expected = [t for t, d in zip(plain, deep, strict=True) if d or t.type in markdown.KEPT]
 
     def read(tokens):  # of a quote's tokens below the limit, extraction reads only the type
         return [
