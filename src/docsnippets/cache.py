@@ -38,6 +38,7 @@ _EXTRACTION_CODE = (
     "snippets/fences.py",
     "snippets/classify.py",
     "snippets/blocks.py",
+    "snippets/markdown.py",
     "snippets/digest.py",
     "snippets/facts.py",
     "snippets/grammar.py",

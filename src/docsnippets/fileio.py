@@ -33,7 +33,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,10 +200,12 @@ def read_regular(path: Path, *, root: Path | None, limit: int | None = None) -> 
         return handle.read() if limit is None else handle.read(limit + 1)
 
 
-def write_atomic(path: Path, content: str | bytes, *, root: Path | None, durable: bool = True) -> None:
+def write_atomic(path: Path, content: str | bytes | Iterable[str], *, root: Path | None, durable: bool = True) -> None:
     """Write beside the target, then rename over it: a reader sees the old or the new file.
 
-    The text is encoded before anything touches the disk, the new file keeps the old one's
+    Text given in pieces (a large JSON document as its encoder makes it) is written as it
+    comes, so it is never held whole; a piece that cannot be encoded leaves the target as
+    it was. Whole text is encoded before anything touches the disk, the new file keeps the old one's
     permissions (a 0600 temp file would hide the manifest from other users of a shared
     checkout), and a failure names the target, never the temp file (which is gone by then).
     Temp files are named after their writer's PID, so that the next write can remove those
@@ -214,7 +216,12 @@ def write_atomic(path: Path, content: str | bytes, *, root: Path | None, durable
     rename, so the rename survives a crash; a cache entry (``durable=False``) need not be,
     because a lost entry is only a miss.
     """
-    data = content.encode("utf-8") if isinstance(content, str) else content
+    if isinstance(content, bytes):
+        data: bytes | Iterable[bytes] = content
+    elif isinstance(content, str):
+        data = content.encode("utf-8")
+    else:
+        data = (piece.encode("utf-8") for piece in _batched(content))
     try:
         with _place_of(path, root, create=True) as place:
             _replace(place, data, durable=durable)
@@ -222,7 +229,21 @@ def write_atomic(path: Path, content: str | bytes, *, root: Path | None, durable
         raise _named(exc, path) from None
 
 
-def _replace(place: _Place, data: bytes, *, durable: bool) -> None:
+def _batched(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
+    """Small pieces of text joined into ones of about ``size`` characters."""
+    held: list[str] = []
+    count = 0
+    for piece in pieces:
+        held.append(piece)
+        count += len(piece)
+        if count >= size:
+            yield "".join(held)
+            held, count = [], 0
+    if held:
+        yield "".join(held)
+
+
+def _replace(place: _Place, data: bytes | Iterable[bytes], *, durable: bool) -> None:
     try:
         info = os.stat(place.at(place.name), dir_fd=place.fd, follow_symlinks=not place.inside)
     except FileNotFoundError:
@@ -235,7 +256,8 @@ def _replace(place: _Place, data: bytes, *, durable: bool) -> None:
     fd, temp = _temp_file(place)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in [data] if isinstance(data, bytes) else data:
+                handle.write(piece)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             if durable:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docsnippets import work
 from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.snippets import facts, grammar
 from docsnippets.snippets.classify import Comparable
@@ -224,7 +225,10 @@ class Child:
         self.prepare()
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        deadline = time.monotonic() + self.answer_seconds
+        # Waiting is bounded by the run's CPU bound too: the child cannot use more than it waits.
+        left = work.cpu_left()
+        waits = self.answer_seconds if left is None else max(0.0, min(self.answer_seconds, left))
+        deadline = time.monotonic() + waits
         pending = memoryview(request)
         with selectors.DefaultSelector() as selector:
             selector.register(process.stdout, selectors.EVENT_READ)
@@ -234,6 +238,8 @@ class Child:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
                 if not ready:
                     self.close(kill=True)
+                    if waits < self.answer_seconds:
+                        raise work.cpu_spent()
                     raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
                 for key, _ in ready:
                     if key.fileobj is process.stdin:
@@ -307,6 +313,19 @@ class Child:
             self.close(kill=True)
             raise self._not_a_judge() from None
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the child has used while it runs (from ``/proc``; 0 where there is none).
+        Once waited for, it is counted among this process's children instead."""
+        process = self._process
+        if process is None or process.returncode is not None or self._owner != os.getpid():
+            return 0.0
+        try:
+            with open(f"/proc/{process.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()  # the name, in parentheses, may hold spaces
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
     def facts(self, body: str, modules: tuple[str, ...]) -> facts.Facts:
         return self._decoded(facts.decode_facts, self._ask(["facts", body, list(modules)]))
 
@@ -325,6 +344,14 @@ def close_all() -> None:
     for child in _children.values():
         child.close()
     _children.clear()
+
+
+def cpu_seconds() -> float:
+    """The CPU time of this process and of its children: those waited for, and each declared
+    Python still answering it (the work.py bound counts what was done for the run, wherever)."""
+    waited = os.times()
+    used = time.process_time() + waited.children_user + waited.children_system
+    return used + sum(child.cpu_seconds() for child in _children.values())
 
 
 def install(home: bool = True, avoid: Iterable[Path] = ()) -> None:

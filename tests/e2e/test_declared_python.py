@@ -37,3 +37,23 @@ def test_stage_2_judges_by_the_default_branchs_python_whatever_the_pr_declares(t
     result = pr.stage2().run()
     assert result.code == 0, result.stdout + result.stderr
     assert [s["state"] for s in pr.statuses()] == ["success"]
+
+
+def test_stage_2_whose_declared_python_fails_ends_with_an_error_status(tmp_path, fake):
+    """The default branch declares a Python whose child dies on its first body: the run cannot
+    judge the PR, and says so where branch protection looks (the status) and in the comment."""
+    pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": "```python\nawait step(2)\n```\n"})
+    scenario = pr.stage2()
+    (scenario.workspace / ".docsnippets.yml").write_text(f'python: "{OTHER}"\n', encoding="utf-8")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    child = bin_dir / f"python{OTHER}"
+    major, minor = OTHER.split(".")
+    child.write_text(f'#!/bin/sh\necho "[{major}, {minor}, \\"{OTHER}.0 (fake)\\"]"\nread line\nexit 3\n', "utf-8")
+    child.chmod(0o755)
+    scenario.inputs["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    result = scenario.run()
+    assert result.code == 2, result.stdout + result.stderr
+    (status,) = pr.statuses()
+    assert status["state"] == "error" and f"Python {OTHER}" in status["description"], status
+    assert "stopped \\(exit 3\\)" in scenario.comments()[0]  # the comment's Markdown escapes

@@ -48,3 +48,19 @@ def test_the_pathological_bench_prints_a_ratio_per_size():
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
     assert [int(r[1]) for r in rows] == [16384 + 7, 65536 + 7, 262144 + 7]
     assert len(rows[0]) == 4 and all(len(r) in (4, 6) for r in rows[1:])
+
+
+def test_the_pathological_bench_runs_hostile_prs_against_the_bounds():
+    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
+    runs = ["stars-300", "merge-8000", "dashes-5mib"]
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick", *(a for run in runs for a in ("--run", run))],
+        capture_output=True,
+        text=True,
+        timeout=CUT_OFF,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] and line.split()[0] in runs]
+    assert [r[0] for r in rows] == runs
+    assert all(r[4] == "yes" for r in rows), done.stdout

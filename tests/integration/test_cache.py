@@ -67,12 +67,15 @@ def test_a_cached_scan_equals_a_parsed_one_and_parses_nothing(make_tree, tmp_pat
 
 
 def test_the_path_is_the_callers_and_content_is_the_key(make_tree, tmp_path, monkeypatch):
-    # Two files with the same bytes share one entry; each gets its own path back.
+    # Two files with the same bytes share one entry (a run parses them once, asking the cache
+    # once); each gets its own path back, from the run and from the cache.
     root = make_tree({"a.md": EN, "b/c.md": EN}).resolve()
     memo = SnippetCache(tmp_path / "cache", Config())
     first = scan_tree(root, Config(), memo=memo)
-    assert memo.hits == 1 and len(list(memo.directory.glob("*.json"))) == 1
+    assert (memo.hits, memo.misses) == (0, 1) and len(list(memo.directory.glob("*.json"))) == 1
     assert {s.file for s in first.snippets} == {"a.md", "b/c.md"}
+    again = SnippetCache(tmp_path / "cache", Config())
+    assert scan_tree(root, Config(), memo=again) == first and again.hits == 1
     # Edited content is a miss, and the new answer is the parsed one.
     (root / "a.md").write_text(EN.replace("await f()", "await f(1)"), encoding="utf-8")
     edited = scan_tree(root, Config(), memo=SnippetCache(tmp_path / "cache", Config()))

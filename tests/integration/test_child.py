@@ -253,3 +253,55 @@ def test_the_actions_line_says_what_fixes_it_there():
     assert 'remove the setting or set python: "' in interpreter.absent(OTHER, False, None)
     default = interpreter.absent(DEFAULT_PYTHON, False, None)
     assert f"run the Action's image, built on Python {DEFAULT_PYTHON}" in default and "remove" not in default
+
+
+def test_the_cpu_bound_counts_what_the_declared_pythons_child_uses(tmp_path):
+    """The child reads the bodies for the run: the CPU it spends, while it still runs, is the
+    run's, so the Action's clock adds it to this process's own."""
+    from docsnippets import work
+    from docsnippets.github.settings import Settings
+    from docsnippets.work import Limits, OverBudget
+
+    busy = "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"  # the shell spends CPU, then greets
+    script = fake(tmp_path / "bin", f"{busy}\n{greeting()}\ncat > /dev/null")
+    child = interpreter.Child(OTHER, script)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        child.prepare()
+        child._greet()  # its loop is done
+        spent = child.cpu_seconds()
+        assert spent > 0.02, spent
+        assert interpreter.cpu_seconds() >= time.process_time() + spent
+        limits = Settings.from_environ({"GITHUB_WORKSPACE": str(tmp_path)}).limits()
+        assert limits.clock is interpreter.cpu_seconds
+        bound = Limits(cpu_seconds=time.process_time() + spent / 2, clock=limits.clock)
+        with work.bounded(bound), pytest.raises(OverBudget):
+            work.check()
+    finally:
+        child.close()
+        interpreter._children.pop((OTHER, script), None)
+    assert child.cpu_seconds() == 0.0  # waited for: among this process's children now
+
+
+def test_an_answer_is_awaited_no_longer_than_the_cpu_bound_leaves(tmp_path):
+    """A body the child takes long over (its own Python's tokenizer is quadratic on one long
+    line) is waited for no longer than what is left of the run's CPU bound: the run then
+    stops at that bound, not a minute later as a broken Python."""
+    from docsnippets import work
+    from docsnippets.work import Bound, Limits, OverBudget
+
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nsleep 30")
+    child = interpreter.Child(OTHER, script)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        child.prepare()
+        child._greet()
+        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 0.2, clock=interpreter.cpu_seconds)
+        started = time.monotonic()
+        with work.bounded(bound), pytest.raises(OverBudget) as caught:
+            child.facts("await x\n", ())
+        assert caught.value.bound == Bound.CPU_SECONDS
+        assert time.monotonic() - started < interpreter.ANSWER_SECONDS / 2
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)

@@ -625,3 +625,14 @@ def test_update_with_a_broken_manifest_replaces_it(config, tmp_path, capsys):
     assert main(["update", "--root", str(root)]) == 0
     assert main(["check", "--root", str(root)]) == 0
     assert judging.check(root, config, root / mf.DEFAULT_MANIFEST).freshness.fresh
+
+
+def test_write_atomic_writes_text_given_in_pieces_or_leaves_the_old_file(tmp_path):
+    target = tmp_path / "report.json"
+    write_atomic(target, "old\n", root=tmp_path)
+    write_atomic(target, (f"{i}," for i in range(100_000)), root=tmp_path)
+    assert target.read_text(encoding="utf-8") == "".join(f"{i}," for i in range(100_000))
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(target, iter(["new", "\ud800"]), root=tmp_path)  # a lone surrogate cannot be UTF-8
+    assert target.read_text(encoding="utf-8").startswith("0,1,2,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]

@@ -164,3 +164,27 @@ def test_the_bounds_say_whether_a_listing_fits_before_anything_is_downloaded():
     assert ArchiveBounds(max_bytes=1 << 20, max_members=100).fits(listing(files))
     assert not ArchiveBounds(max_bytes=5000, max_members=100).fits(listing(files))
     assert not ArchiveBounds(max_bytes=1 << 20, max_members=5).fits(listing(files))
+
+
+def test_copies_of_one_blob_are_kept_once():
+    """A PR may hold one page under thousands of paths: memory holds its bytes once."""
+    page = b"```python\nawait step()\n```\n" * 2000
+    files = {f"docs/en/copy{k}.md": page for k in range(40)}
+    members = [member(TOP, tarfile.DIRTYPE)] + [member(f"{TOP}/{p}", data=d) for p, d in files.items()]
+    kept = read_archive(chunks(archive(members), 1 << 16), listing(files), everything, BOUNDS)
+    assert kept == files
+    assert len({id(data) for data in kept.values()}) == 1
+
+
+def test_the_bytes_kept_are_bounded_and_later_files_are_left_to_be_read_as_blobs(monkeypatch):
+    """What the archive keeps stays in memory to the end of the run: past MAX_KEPT_BYTES of
+    distinct blobs, a wanted file is passed over (its reader downloads it, a request counted
+    against the budget), so that the pages kept and the parse of one page fit the run."""
+    import docsnippets.github.archive as archive_module
+
+    monkeypatch.setattr(archive_module, "MAX_KEPT_BYTES", 2500)
+    files = {f"docs/p{k}.md": bytes([65 + k]) * 1000 for k in range(5)}
+    files["docs/copy.md"] = files["docs/p0.md"]  # a blob kept already costs nothing more
+    members = [member(TOP, tarfile.DIRTYPE)] + [member(f"{TOP}/{p}", data=d) for p, d in sorted(files.items())]
+    kept = read_archive(chunks(archive(members), 1 << 16), listing(files), everything, BOUNDS)
+    assert sorted(kept) == ["docs/copy.md", "docs/p0.md", "docs/p1.md"]

@@ -75,3 +75,31 @@ def test_unreadable_side_is_a_conflict_and_keeps_current(manifest, tmp_path):
     cur.write_text("<<<<<<< not json\n", encoding="utf-8")
     result = merge_files(base, cur, other, root=tmp_path)
     assert not result.clean and "not valid JSON" in result.messages[0] and "docsnippets update" in result.messages[-1]
+
+
+class _Counted(dict):
+    """A manifest entry whose field reads are counted."""
+
+    reads = 0
+
+    def __getitem__(self, key):
+        _Counted.reads += 1
+        return super().__getitem__(key)
+
+
+def test_entries_added_on_one_side_are_placed_in_time_linear_in_the_entries(manifest):
+    """Each entry one side added is shifted by what the other side did above it; the last
+    shared entry above it is found without reading every entry of the side, for each added entry."""
+    old = [f"async def f{i}():\n    await g{i}()\n" for i in range(1000)]
+    new = [f"async def n{i}():\n    await h{i}()\n" for i in range(1000)]
+    base = manifest({"x.md": doc(*old)})
+    ours = manifest({"x.md": doc(*(b for pair in zip(old, new, strict=True) for b in pair))})
+    theirs = manifest({"x.md": doc(*old, lead=3)})
+    for group in ours["files"].values():
+        group["snippets"] = [_Counted(e) for e in group["snippets"]]
+    _Counted.reads = 0
+    merged = merge(base, ours, theirs)
+    assert merged.conflicts == ()
+    expected = manifest({"x.md": doc(*(b for pair in zip(old, new, strict=True) for b in pair), lead=3)})
+    assert mf.dumps(merged.data) == mf.dumps(expected)
+    assert _Counted.reads <= 20 * 2000, _Counted.reads

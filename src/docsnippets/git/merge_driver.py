@@ -16,6 +16,7 @@ settings changed on both — is a conflict: the driver then leaves git's ordinar
 from __future__ import annotations
 
 import subprocess
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -87,16 +88,20 @@ def _hard(entry: Entry) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k not in _SOFT}
 
 
-def _shift_at(entry: Entry, side: dict[str, Entry], base: dict[str, Entry], other: dict[str, Entry]) -> int:
-    """How far ``other`` moved the region where ``entry`` (new on ``side``) stands: the move of
-    the last snippet before it that all three versions share."""
-    start = entry["fence_lines"][0]
-    anchors = [
+def _anchors(side: dict[str, Entry], base: dict[str, Entry], other: dict[str, Entry]) -> list[tuple[int, int]]:
+    """(line on ``side``, how far ``other`` moved it) of every snippet all three versions share, in order."""
+    return sorted(
         (side[i]["fence_lines"][0], other[i]["fence_lines"][0] - base[i]["fence_lines"][0])
         for i in side
-        if i in base and i in other and side[i]["fence_lines"][0] < start
-    ]
-    return max(anchors)[1] if anchors else 0
+        if i in base and i in other
+    )
+
+
+def _shift_at(entry: Entry, anchors: list[tuple[int, int]]) -> int:
+    """How far the other side moved the region where ``entry`` (new on one side) stands: the
+    move of the last shared snippet before it (of two on one line, the larger move)."""
+    before = bisect_left(anchors, (entry["fence_lines"][0],))
+    return anchors[before - 1][1] if before else 0
 
 
 def _both(sid: str, o: Entry, a: Entry, b: Entry, file: str, conflicts: list[str]) -> Entry:
@@ -122,15 +127,16 @@ def _merge_group(file: str, groups: Sequence[dict[str, Any]], conflicts: list[st
         if clash:
             conflicts.append(f"{file}: the branches give it different counterpart files")
     merged: list[Entry] = []
+    anchors_a, anchors_b = _anchors(a, o, b), _anchors(b, o, a)
     for sid in dict.fromkeys([*o, *a, *b]):
         if sid in a and sid in b:
             merged.append(_both(sid, o[sid], a[sid], b[sid], file, conflicts) if sid in o else a[sid])
         elif sid in o:
             continue  # deleted on a side (edited there: its new body has a new id)
         elif sid in a:
-            merged.append(_shifted(a[sid], _shift_at(a[sid], a, o, b)))
+            merged.append(_shifted(a[sid], _shift_at(a[sid], anchors_a)))
         else:
-            merged.append(_shifted(b[sid], _shift_at(b[sid], b, o, a)))
+            merged.append(_shifted(b[sid], _shift_at(b[sid], anchors_b)))
     if not merged:
         return None
     merged.sort(key=lambda e: e["fence_lines"][0])

@@ -10,12 +10,12 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from docsnippets import interpreter
+from docsnippets import interpreter, work
 from docsnippets.config import ConfigError
 from docsnippets.configfile import load as load_config
 from docsnippets.constants import ExitCode
 from docsnippets.github.outcome import Outcome, finish, links
-from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.settings import ActionError, Settings, bound_hit
 from docsnippets.github.stage1 import Checkout, ClientFactory, default_client, run_pr, template_path
 from docsnippets.github.workflow import LogStream, add_mask
 from docsnippets.judge import Case, judge
@@ -25,6 +25,7 @@ from docsnippets.report import render
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, check_root
 from docsnippets.visible import quoted
+from docsnippets.work import OverBudget
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 TREE_EVENTS = ("push", "workflow_dispatch", "schedule", "merge_group")
@@ -41,6 +42,12 @@ def checkout_of(settings: Settings) -> Checkout:
 
 
 def run(settings: Settings, out: LogStream, client_factory: ClientFactory = default_client) -> int:
+    # The run's CPU bound holds to its end: judging, and rendering what it found (work.py).
+    with work.bounded(settings.limits()):
+        return _run(settings, out, client_factory)
+
+
+def _run(settings: Settings, out: LogStream, client_factory: ClientFactory) -> int:
     checkout = checkout_of(settings)
     if settings.event_name in PR_EVENTS:
         return run_pr(settings, checkout, out, client_factory)
@@ -63,8 +70,12 @@ def run_tree(settings: Settings, checkout: Checkout, out: LogStream) -> int:
         checkout.config,
         store.load(checkout.manifest_path, root=checkout.root),
         strict_lines=settings.strict_lines,
+        limits=settings.limits(),
     )
-    outcome = Outcome(judge(case))
+    try:
+        outcome = Outcome(judge(case))
+    except OverBudget as exc:
+        raise ActionError(f"the tree is too large to judge: {bound_hit(exc)}") from None
     ctx = render.CommentContext(
         marker="",
         manifest_name=checkout.manifest_path.name,

@@ -11,10 +11,11 @@ listing agrees with it:
 * every member name is one top directory (GitHub's ``owner-repo-sha/``) and then a relative
   path: an absolute name, ``..``, a hard link or a device is an error; symbolic links and
   directories are passed over (the listing says what they are);
-* only the members the caller wants are kept, and each is kept only when its bytes hash to the
-  blob the listing names (git's ``blob <size>\\0`` SHA-1): a file git archive rewrote
-  (``export-subst``, an ``eol`` attribute) or left out (``export-ignore``) is simply not
-  taken, and its caller reads that blob instead. Nothing is written to disk or executed.
+* only the members the caller wants are kept, up to :data:`MAX_KEPT_BYTES` in all, and each
+  is kept only when its bytes hash to the blob the listing names (git's ``blob <size>\\0``
+  SHA-1): a file git archive rewrote (``export-subst``, an ``eol`` attribute) or left out
+  (``export-ignore``), or one past that bound, is simply not taken, and its caller reads
+  that blob instead. Nothing is written to disk or executed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ CHUNK = 1 << 16
 _MEMBER_OVERHEAD = 3 * 512
 # Room beyond the listing for what git archive may add: a pax header, expanded attributes.
 _SLACK = 1 << 20
+# The bytes of wanted files kept in memory for the run (distinct blobs): past them a wanted
+# file is left to its reader, who downloads it as a blob. The archive may inflate to far
+# more, and what is kept stays beside the parse of the costliest page.
+MAX_KEPT_BYTES = 256 * 1024 * 1024
 
 
 class ArchiveError(Exception):
@@ -126,6 +131,8 @@ def read_archive(
     limit = min(bounds.max_bytes, 2 * expected)
     raw = _Inflated(chunks, max_compressed=limit, max_inflated=limit)
     kept: dict[str, bytes] = {}
+    blobs: dict[str, bytes] = {}  # a blob under many paths is kept once
+    held = 0  # bytes of the distinct blobs kept
     top: list[str] = []
     members = 0
     max_members = min(bounds.max_members, len(listing.entries) + 16)
@@ -148,10 +155,14 @@ def read_archive(
                     raise ArchiveError(
                         f"{quoted(path[:80])} is larger in the archive than its blob ({entry.size} bytes)"
                     )
+                if entry.sha not in blobs and held + entry.size > MAX_KEPT_BYTES:
+                    continue  # read as a blob if it is read at all
                 handle = tar.extractfile(member)
                 data = handle.read() if handle is not None else b""
                 if _blob_sha(data) == entry.sha:
-                    kept[path] = data
+                    if entry.sha not in blobs:
+                        held += len(data)
+                    kept[path] = blobs.setdefault(entry.sha, data)
     except (tarfile.TarError, ValueError, UnicodeError, OverflowError) as exc:
         raise ArchiveError(f"the archive is not a valid tar ({str(exc)[:80]})") from None
     except EOFError:

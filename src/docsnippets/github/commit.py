@@ -6,6 +6,12 @@ API, one request per distinct blob, each checked against its listed size. A path
 does not hold does not exist, except one that ``listed`` (the PR's file list) says exists:
 that one is refused, never taken for a deletion. A symbolic link or a submodule is refused by
 name; a file over the size limit is skipped unread, as a local run skips it.
+
+Pages are read once, in one pass (:meth:`read_many`); the code check may read a page with
+snippets again, for the modules its other fences create. A page that cannot hold a snippet
+(``kept`` says no) is let go once read: a head may hold hundreds of megabytes of Markdown
+without an example, and holding it to the end of the run beside the parse of one costly page
+passed the run's memory.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ class GitHubCommit:
         *,
         archived: Mapping[str, bytes] | None = None,
         listed: Collection[str] = frozenset(),
+        kept: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.listing = listing
         self._blob = blob
@@ -36,6 +43,7 @@ class GitHubCommit:
         self._archived = dict(archived or {})
         self._listed = frozenset(listed)
         self._blobs: dict[str, bytes] = {}
+        self._kept = kept
         self._entries = {path: k for path, e in listing.entries.items() if (k := kind_of(e)) is not None}
 
     @property
@@ -68,7 +76,11 @@ class GitHubCommit:
 
     def read_many(self, paths: Iterable[str], limit: int) -> Iterator[tuple[str, Read]]:
         for path in sorted(set(paths)):
-            yield path, self.read(path, limit)
+            found = self.read(path, limit)
+            yield path, found
+            if self._kept is not None and isinstance(found, bytes) and not self._kept(found):
+                self._archived.pop(path, None)
+                self._blobs.pop(self.listing.entries[path].sha, None)
 
     def code(self) -> ModuleFiles:
         return ListedModules(self._entries, self._module)

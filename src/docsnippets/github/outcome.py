@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from docsnippets.constants import DEFAULT_MANIFEST, FIX_COMMAND, Cause, ExitCode
 from docsnippets.fileio import write_atomic
 from docsnippets.github.annotate import annotations
-from docsnippets.github.settings import Settings
+from docsnippets.github.settings import Settings, bound_hit
 from docsnippets.github.workflow import LogStream, append_summary, write_outputs
 from docsnippets.judge import Judgement
 from docsnippets.judge.compare import Report
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report import render
 from docsnippets.visible import visible_json
+from docsnippets.work import OverBudget
 
 REPORT_NAME = "docsnippets-report.json"
 
@@ -88,11 +90,18 @@ def finish(
         out.command(line)
     report_path = _report_path(settings)
     try:
-        text = visible_json(json.dumps(report_data(outcome, verdict), ensure_ascii=False, indent=2))
-        write_atomic(report_path, text + "\n", root=None)
+        # Written as it is encoded: a report of many thousand snippets is never held as one text
+        # (each piece shown as visible_json shows the whole: it reads one character at a time).
+        encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
+        pieces = map(visible_json, encoder.iterencode(report_data(outcome, verdict)))
+        write_atomic(report_path, chain(pieces, "\n"), root=None)
     except OSError as exc:
         out.annotate("warning", f"cannot write the JSON report to {report_path}: {exc.strerror}")
-    append_summary(settings.step_summary, render.comment(freshness, replace(ctx, marker="", verdict=verdict)))
+    try:
+        summary = render.comment(freshness, replace(ctx, marker="", verdict=verdict))
+    except OverBudget as exc:  # the verdict stands; only its long form is not written out
+        summary = f"### {verdict.sentence()}\n\nThe full report is in the JSON report: {bound_hit(exc)}.\n"
+    append_summary(settings.step_summary, summary)
     write_outputs(settings.output, _outputs(outcome, verdict, _shown_path(report_path, settings.workspace)))
     code = verdict.exit_code
     if delivered and verdict.cause != Cause.ERROR:

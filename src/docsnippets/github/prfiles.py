@@ -11,6 +11,7 @@ is not tied to a commit, so nothing that decides freshness is taken from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +21,15 @@ from docsnippets.github.archive import ArchiveBounds, ArchiveError, read_archive
 from docsnippets.github.commit import GitHubCommit
 from docsnippets.github.errors import ErrorKind, GitHubError
 from docsnippets.github.listing import CommitListing
-from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.settings import ActionError, Settings, bound_hit
 from docsnippets.github.stage1 import Problems, PullRequest, base_of, both_names
 from docsnippets.judge import Base, Case, Judgement, Scope, judge
 from docsnippets.judge.inventory import with_counterparts
 from docsnippets.manifest import build as mf
+from docsnippets.snippets.extract import may_contain_snippet
+from docsnippets.snippets.grammar import GrammarError
 from docsnippets.snippets.records import Inventory
+from docsnippets.work import OverBudget
 
 
 class Undecided(Exception):
@@ -52,6 +56,10 @@ def read_and_judge(
         return judge(fetched.case), fetched.code_skipped
     except mf.ManifestError as exc:
         raise Undecided(str(exc)) from None
+    except OverBudget as exc:
+        raise Undecided(f"PR too large for stage 2: {bound_hit(exc)}") from None
+    except GrammarError as exc:  # the declared Python could not judge a body of the PR
+        raise Undecided(str(exc)) from None
     except ArchiveError as exc:
         raise Undecided(f"the archive of the PR's head {pr.head_sha[:12]} cannot be used: {exc}") from None
     except GitHubError as exc:
@@ -76,10 +84,10 @@ def _fetch(
     changed = tuple(both_names(files)) if len(files) < GITHUB_FILES_CAP else None
     bounds = ArchiveBounds(settings.archive_max_bytes, settings.archive_max_members)
     archived, why = _archive(client, listing, config, settings, bounds, head_repo)
-    head = GitHubCommit(listing, client.blob, archived=archived, listed=listed)
+    head = GitHubCommit(listing, client.blob, archived=archived, listed=listed, kept=pages_kept(config))
     manifest = mf.read_from(head, settings.manifest, f"{settings.manifest} at the PR's head {pr.head_sha[:12]}")
     base = base_of(client, settings, config, pr, problems)
-    common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines}
+    common = {"changed": changed, "base": base, "strict_lines": settings.strict_lines, "limits": settings.limits()}
     if archived is not None:
         return Fetched(Case(head, config, manifest, **common), None)
     if changed is None:
@@ -95,6 +103,12 @@ def _fetch(
     scope = Scope.CHANGED if trusted else Scope.WHOLE
     case = Case(head, config, manifest, scope=scope, reread=frozenset(reread), references=False, **common)
     return Fetched(case, f"the snippets' imports were not checked against the code here: {why}")
+
+
+def pages_kept(config: Config) -> Callable[[bytes], bool]:
+    """Which pages a head commit keeps once read: those that may hold a snippet (read again
+    by the code check); the others are let go."""
+    return lambda data: may_contain_snippet(data, config)
 
 
 def _archive(

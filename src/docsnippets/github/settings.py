@@ -17,6 +17,7 @@ from typing import Any
 
 from docsnippets.constants import DEFAULT_MANIFEST, CommentMode, FailOn, parse_fail_on
 from docsnippets.visible import quoted
+from docsnippets.work import Bound, Limits, OverBudget
 
 
 class ActionError(Exception):
@@ -149,6 +150,12 @@ SOURCES: Mapping[str, Source] = {
     # a larger commit is read file by file, without the code check (docs/action.md: "Stage 2")
     "archive_max_bytes": _env("DOCSNIPPETS_ARCHIVE_MAX_BYTES", _count, str(512 * 1024 * 1024)),
     "archive_max_members": _env("DOCSNIPPETS_ARCHIVE_MAX_MEMBERS", _count, "100000"),
+    # What one run may judge, whatever the PR holds (work.py): the bytes of its pages that may
+    # hold snippets, the bytes of the modules the code check parses, and the CPU seconds of
+    # the process and its children when judging stops; past any the verdict is an error that names it
+    "max_parsed_bytes": _env("DOCSNIPPETS_MAX_PARSED_BYTES", _count, str(8 * 1024 * 1024)),
+    "max_code_bytes": _env("DOCSNIPPETS_MAX_CODE_BYTES", _count, str(3 * 512 * 1024)),
+    "max_cpu_seconds": _env("DOCSNIPPETS_MAX_CPU_SECONDS", _number, "90"),
     # The login an App's installation token comments as (GITHUB_TOKEN: github-actions[bot])
     "comment_author": _env("DOCSNIPPETS_COMMENT_AUTHOR"),
 }
@@ -184,8 +191,31 @@ class Settings:
     request_budget: int
     archive_max_bytes: int
     archive_max_members: int
+    max_parsed_bytes: int
+    max_code_bytes: int
+    max_cpu_seconds: float
     comment_author: str
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
         return cls(**{name: source.read(env) for name, source in SOURCES.items()})
+
+    def limits(self) -> Limits:
+        from docsnippets.interpreter import cpu_seconds  # the declared Python's child works for this run
+
+        return Limits(
+            parsed_bytes=self.max_parsed_bytes,
+            code_bytes=self.max_code_bytes,
+            cpu_seconds=self.max_cpu_seconds,
+            clock=cpu_seconds,
+        )
+
+
+def bound_hit(exc: OverBudget) -> str:
+    """What went past which bound, naming the setting that raises it."""
+    setting = {
+        Bound.PARSED_BYTES: "max_parsed_bytes",
+        Bound.CODE_BYTES: "max_code_bytes",
+        Bound.CPU_SECONDS: "max_cpu_seconds",
+    }[exc.bound]
+    return f"{SOURCES[setting].shown}: {exc}"

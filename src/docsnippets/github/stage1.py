@@ -15,16 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.config import Config
-from docsnippets.constants import GITHUB_FILES_CAP, CommentMode
+from docsnippets.constants import GITHUB_FILES_CAP, CommentMode, ExitCode
 from docsnippets.github.outcome import Outcome, finish, fix_command, has_changes, links
-from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.settings import ActionError, Settings, bound_hit
 from docsnippets.github.workflow import LogStream
 from docsnippets.judge import Base, Case, judge
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.report import render
+from docsnippets.report.markup import plain
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources.worktree import WorkTree
+from docsnippets.work import OverBudget
 
 ClientFactory = Callable[[Settings], Any]
 SMALL_COMMENT = 8_000  # what a comment GitHub refused as too large is cut down to
@@ -128,11 +130,32 @@ def run_pr(settings: Settings, checkout: Checkout, out: LogStream, client_factor
         changed=tuple(changed) if changed is not None else None,
         base=base_of(client, settings, checkout.config, pr, problems),
         strict_lines=settings.strict_lines,
+        limits=settings.limits(),
     )
-    outcome = Outcome(judge(case), problems.error)
-    ctx = comment_context(settings, checkout, pr.head_sha, outcome)
-    outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
+    try:
+        outcome = Outcome(judge(case), problems.error)
+        ctx = comment_context(settings, checkout, pr.head_sha, outcome)
+        outcome = post_comment(client, settings, pr.number, outcome, ctx, out, forbidden=_fork_note)
+    except OverBudget as exc:
+        reason = f"PR too large to judge: {bound_hit(exc)}"
+        out.annotate("error", reason)
+        comment_undecided(client, settings, pr.number, reason, out)
+        out.line(f"docsnippets: could not decide: {reason}; exit 2")
+        return int(ExitCode.ERROR)
     return finish(settings, outcome, ctx, out)
+
+
+def comment_undecided(client: Any, settings: Settings, number: int, reason: str, out: LogStream) -> None:
+    """The sticky comment of a run that cannot judge the PR at all: it says why."""
+    from docsnippets.github.client import GitHubError
+
+    if settings.comment == CommentMode.NEVER:
+        return
+    try:
+        done = client.upsert_comment(number, f"### ❌ docsnippets: could not decide — {plain(reason)}\n", create=True)
+        out.line(f"docsnippets: PR comment {done.action}")
+    except GitHubError as exc:
+        out.annotate("warning", str(exc))
 
 
 def changed_paths(client: Any, pr: PullRequest, problems: Problems) -> list[str] | None:

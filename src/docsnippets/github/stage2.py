@@ -13,17 +13,18 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from docsnippets.constants import Cause, CommentMode, ExitCode
+from docsnippets.constants import Cause, ExitCode
 from docsnippets.github.crosscheck import cross_check, facts_of, stage1_facts
 from docsnippets.github.outcome import Outcome, finish, report_data
 from docsnippets.github.prfiles import Undecided, read_and_judge
-from docsnippets.github.settings import ActionError, Settings
+from docsnippets.github.settings import ActionError, Settings, bound_hit
 from docsnippets.github.stage1 import (
     Checkout,
     ClientFactory,
     Problems,
     PullRequest,
     comment_context,
+    comment_undecided,
     post_comment,
     read_event,
     require_token,
@@ -33,6 +34,7 @@ from docsnippets.github.workflow import LogStream, one_line
 from docsnippets.judge import Judgement
 from docsnippets.judge.verdict import Verdict
 from docsnippets.report.markup import code_span, plain
+from docsnippets.work import OverBudget
 
 _SHA = re.compile(r"[0-9a-f]{40}")
 _OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
@@ -134,7 +136,10 @@ def run_stage2(settings: Settings, checkout: Checkout, out: LogStream, client_fa
     if code_skipped is not None and checkout.config.references:
         out.annotate("notice", code_skipped)
         extra += f"\n\n> ℹ️ {plain(code_skipped)}\n"
-    outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
+    try:
+        outcome = post_comment(client, settings, pr.number, outcome, ctx, out, extra=extra)
+    except OverBudget as exc:  # rendering what was found took the rest of the run's CPU
+        return undecided(client, settings, pr, f"PR too large for stage 2: {bound_hit(exc)}", out)
     outcome = set_status(client, settings, pr.head_sha, outcome, out)
     return finish(settings, outcome, ctx, out, delivered=True)
 
@@ -172,13 +177,7 @@ def undecided(client: Any, settings: Settings, pr: PullRequest, reason: str, out
             out.line(f"docsnippets: commit status {settings.status_context} set to error on {pr.head_sha[:12]}")
         except GitHubError as exc:
             out.annotate("warning", f"{exc}; branch protection will not see this verdict")
-    if settings.comment != CommentMode.NEVER:
-        try:
-            body = f"### ❌ docsnippets: could not decide — {plain(reason)}\n"
-            done = client.upsert_comment(pr.number, body, create=True)
-            out.line(f"docsnippets: PR comment {done.action}")
-        except GitHubError as exc:
-            out.annotate("warning", str(exc))
+    comment_undecided(client, settings, pr.number, reason, out)
     out.line(f"docsnippets: could not decide: {reason}; exit 2")
     return int(ExitCode.ERROR)
 

@@ -8,6 +8,7 @@ judge, and the reference check's modules are not even loaded for it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docsnippets.config import Config
@@ -20,20 +21,28 @@ if TYPE_CHECKING:  # the reference check loads when a tree holds code for it to 
 Findings = tuple[tuple[str, "BrokenReference"], ...]  # (snippet id, finding)
 
 
+@dataclass(frozen=True)
+class CodeCheck:
+    """The code check's findings, and one-line notices of what it could not judge."""
+
+    findings: Findings = ()
+    notices: tuple[str, ...] = ()
+
+
 def code_findings(
     source: FileSource,
     inventory: Inventory,
     config: Config,
     changed: Sequence[str] | None,
     touched: Sequence[str] | None,
-) -> Findings:
+) -> CodeCheck:
     """Every snippet's findings, or with ``changed`` those of the snippets a change can break:
     the touched pages' and those importing or calling into a changed ``.py`` file."""
     from docsnippets.references.packages import reaches_code
 
     code = source.code()
     if not reaches_code(code, config.packages):
-        return ()
+        return CodeCheck()
     from docsnippets.references.broken import snippets_to_check
 
     every = inventory.snippets
@@ -55,15 +64,30 @@ def base_findings(
 
     if not reaches_code(files, config.packages):
         return ()
-    return findings_of(base, [base.snippets[i] for i in wanted], files, config)
+    return findings_of(base, [base.snippets[i] for i in wanted], files, config).findings
 
 
-def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleFiles, config: Config) -> Findings:
+def findings_of(inventory: Inventory, snippets: Iterable[Snippet], code: ModuleFiles, config: Config) -> CodeCheck:
     """The reference check of ``snippets`` (members of ``inventory``), each finding with its snippet's id."""
     from docsnippets.references.broken import broken_references
 
     ids = {s.key: sid for sid, s in zip(inventory.ids, inventory.snippets, strict=True)}
+    stopped: set[str] = set()
     found = broken_references(
-        snippets, code, config.packages, config.ignore_calls, inventory.snippets, config.languages
+        snippets, code, config.packages, config.ignore_calls, inventory.snippets, config.languages, stopped=stopped
     )
-    return tuple((ids[b.snippet.key], b) for b in found)
+    return CodeCheck(tuple((ids[b.snippet.key], b) for b in found), _stopped_notice(stopped))
+
+
+def _stopped_notice(stopped: set[str]) -> tuple[str, ...]:
+    """One line naming a module whose star imports the check stopped following, if any."""
+    if not stopped:
+        return ()
+    from docsnippets.references.resolve import MAX_STAR_STEPS
+
+    first, *others = sorted(stopped)
+    more = f" (and {len(others)} other modules)" if others else ""
+    return (
+        f"{first}{more}: the code check stopped following star imports after {MAX_STAR_STEPS}; "
+        "the names they bring in are not judged",
+    )

@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from docsnippets import work
 from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.judge.desyncs import Desync, desync_sets, involves, members
 from docsnippets.judge.lost import LostPair, lost_pairs, pair_reasons, union
 from docsnippets.manifest.build import summarize
 from docsnippets.snippets.grammar import Running
-from docsnippets.snippets.pairs import align, similarity
+from docsnippets.snippets.pairs import Budget, align
 from docsnippets.snippets.records import (
     COMPILED_FIELDS,
     POSITION_FIELDS,
@@ -81,13 +82,9 @@ class Report:
     reference_debts: tuple[tuple[str, BrokenReference], ...] = ()  # (snippet id, finding)
 
 
+# Which old snippet a new one continues only words the report; whether anything changed is
+# decided by the records alone. The running Python's tokens serve, so no other is started.
 _RUNNING = Running()
-
-
-def _alike(a: Snippet, b: Snippet) -> float:
-    # Which old snippet a new one continues only words the report; whether anything changed is
-    # decided by the records alone. The running Python's tokens serve, so no other is started.
-    return similarity(a, b, _RUNNING)
 
 
 def match(before: Inventory, after: Inventory) -> dict[int, int]:
@@ -112,6 +109,7 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
         if j not in taken:
             left_a[s.file].append(j)
     for file, olds in left_b.items():
+        work.check()
         news = left_a.get(file, [])
         pairs = _aligned(tuple(before.snippets[i] for i in olds), tuple(after.snippets[j] for j in news))
         for a, b in pairs:
@@ -131,8 +129,9 @@ def match(before: Inventory, after: Inventory) -> dict[int, int]:
 def _aligned(olds: tuple[Snippet, ...], news: tuple[Snippet, ...]) -> tuple[tuple[int, int], ...]:
     """The changed snippets of one file aligned by similarity, the costly part of :func:`match`;
     kept for the next call, since a change's pages are matched with the base twice (what
-    the change does, and which findings the base already had)."""
-    return tuple(align(olds, news, _alike)) if olds and news else ()
+    the change does, and which findings the base already had). Like a file pair's alignment,
+    one file spends a bounded allowance on exact matching."""
+    return tuple(align(olds, news, Budget().scorer(_RUNNING))) if olds and news else ()
 
 
 def false_fields(before: Snippet, after: Snippet) -> tuple[str, ...]:

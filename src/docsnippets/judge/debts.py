@@ -58,6 +58,7 @@ from docsnippets.config import DEFAULT_PYTHON
 from docsnippets.judge.compare import Report
 from docsnippets.judge.desyncs import Desync, desync_of
 from docsnippets.snippets import grammar
+from docsnippets.snippets.alignment import common_ends
 from docsnippets.snippets.pairs import Budget
 from docsnippets.snippets.records import Inventory
 
@@ -97,12 +98,7 @@ def _matched(a: Sequence[str], b: Sequence[str], budget: Budget) -> dict[int, in
     """Index in ``a`` -> index in ``b`` of the lines matched in order: the common head and
     tail, then difflib between them; None past the bounds (this pair's, what is left of the
     run's), which only the part between the head and tail spends."""
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(a, b)
     out = {k: k for k in range(head)}
     out.update((len(a) - 1 - k, len(b) - 1 - k) for k in range(tail))
     mid_a, mid_b = a[head : len(a) - tail], b[head : len(b) - tail]

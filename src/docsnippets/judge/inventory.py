@@ -9,9 +9,11 @@ does not read, so its cost follows the change rather than the tree.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from docsnippets import work
 from docsnippets.config import Config
+from docsnippets.snippets.digest import sha256
 from docsnippets.snippets.extract import Memo, snippets_from_bytes
 from docsnippets.snippets.pairs import Settled, pair_up
 from docsnippets.snippets.records import Inventory, Notice, Snippet
@@ -38,14 +40,47 @@ def _utf8_name(rel: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _Page:
+    """What one page's bytes gave, as found at the first path holding them."""
+
+    path: str
+    snippets: list[Snippet]
+    notices: list[Notice]
+    parsed: bool  # it passed the prefilter, so every copy of it counts against the bound
+
+    def at(self, path: str) -> tuple[list[Snippet], list[Notice]]:
+        """The same page's findings at another path that holds the same bytes."""
+        if path == self.path:
+            return self.snippets, self.notices
+        return [replace(s, file=path) for s in self.snippets], [replace(n, file=path) for n in self.notices]
+
+
+def _page(rel: str, data: bytes, config: Config, memo: Memo | None) -> _Page:
+    passed = []
+
+    def parsing() -> None:
+        passed.append(True)
+        work.parse(len(data), rel)
+
+    found, problems = snippets_from_bytes(rel, data, config, memo=memo, on_parse=parsing)
+    return _Page(rel, found, problems, bool(passed))
+
+
 def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None = None) -> Extracted:
     """The snippets of the files read, in the order read (path order); a file that is absent is
-    not present. Each file's bytes are let go once its snippets are out."""
+    not present. Each file's bytes are let go once its snippets are out.
+
+    Bytes met before under another path (a page copied K times) are parsed once, known by
+    their hash; every copy that passed the prefilter counts against the run's bound on
+    parsed bytes."""
     snippets: list[Snippet] = []
     notices: list[Notice] = []
     refused: list[Refusal] = []
     present: set[str] = set()
+    pages: dict[bytes, _Page] = {}  # those parsed, by the SHA-256 of their bytes
     for rel, data in reads:
+        work.check()
         if not _utf8_name(rel):
             shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             notices.append(Notice(shown, "file name is not valid UTF-8; skipped - rename the file"))
@@ -59,7 +94,15 @@ def extract(reads: Iterable[tuple[str, Read]], config: Config, memo: Memo | None
             refused.append(data)
             continue
         present.add(rel)
-        found, problems = snippets_from_bytes(rel, data, config, memo=memo)
+        key = sha256(data).digest()
+        page = pages.get(key)
+        if page is None:
+            page = _page(rel, data, config, memo)
+            if page.parsed:  # one the prefilter let go costs no more to meet again
+                pages[key] = page
+        else:
+            work.parse(len(data), rel)
+        found, problems = page.at(rel)
         snippets.extend(found)
         notices.extend(problems)
     return Extracted(tuple(snippets), tuple(notices), tuple(refused), frozenset(present))
@@ -103,11 +146,13 @@ def touched_files(source: FileSource, changed: Iterable[str], config: Config, kn
     return sorted(out)
 
 
-def settled_pairs(base: Inventory, touched: Collection[str]) -> Settled:
-    """``base``'s pairs between files that were not touched: their snippets are base's too."""
+def settled_pairs(base: Inventory, touched: Collection[str], *, among: bool = False) -> Settled:
+    """``base``'s pairs between files that were not touched: their snippets are base's too.
+
+    ``among``: its pairs between files that both were (an inventory that read them already)."""
     out: dict[frozenset[str], list[tuple[tuple[str, int], tuple[str, int], str]]] = {}
     for file, other in base.counterparts:
-        if other is not None and file not in touched and other not in touched:
+        if other is not None and (file in touched) is among and (other in touched) is among:
             out[frozenset((file, other))] = []
     for pair in base.pairs:
         en, zh = base.snippets[pair.source], base.snippets[pair.translation]
@@ -118,12 +163,18 @@ def settled_pairs(base: Inventory, touched: Collection[str]) -> Settled:
 
 
 def overlay(
-    recorded: Inventory, fresh: Extracted, reread: Collection[str], config: Config, source: FileSource
+    recorded: Inventory,
+    fresh: Extracted,
+    reread: Collection[str],
+    config: Config,
+    source: FileSource,
+    aligned: Inventory | None = None,
 ) -> Inventory:
     """``recorded`` with the pages in ``reread`` taken from ``fresh`` (their new extraction).
 
     Pages not read keep their recorded snippets and pairs; whether a counterpart page without
-    snippets exists is asked of ``source``."""
+    snippets exists is asked of ``source``. ``aligned``: an inventory that holds the same
+    extraction of the pages read, whose pairs between them are taken rather than found again."""
     reread = set(reread)
     kept = [s for s in recorded.snippets if s.file not in reread]
     files: set[str] = {s.file for s in kept}
@@ -135,7 +186,10 @@ def overlay(
             if other not in reread and other not in files and config.selects(other) and source.kind(other) is not None:
                 files.add(other)
     snippets = [*kept, *(s for s in fresh.snippets if s.file in reread)]
-    return pair_up(snippets, files, config, fresh.notices, settled=settled_pairs(recorded, reread))
+    settled = {**settled_pairs(recorded, reread)}
+    if aligned is not None:
+        settled.update(settled_pairs(aligned, reread, among=True))
+    return pair_up(snippets, files, config, fresh.notices, settled=settled)
 
 
 def partial(
@@ -158,4 +212,4 @@ def keep_records(current: Inventory, recorded: Inventory, files: Collection[str]
     snippets += [s for s in recorded.snippets if s.file in files]
     present = {f for f, _ in current.counterparts} | {o for _, o in current.counterparts if o} | files
     present.update(o for f, o in recorded.counterparts if o and f in files)
-    return pair_up(snippets, present, config, current.notices)
+    return pair_up(snippets, present, config, current.notices, settled=settled_pairs(current, files))

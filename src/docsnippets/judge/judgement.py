@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from docsnippets import work
 from docsnippets.config import Config
 from docsnippets.judge.code import base_findings, code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync, match
@@ -71,6 +72,7 @@ class Case:
     strict_lines: bool = False
     references: bool = True
     memo: Memo | None = field(default=None, compare=False)
+    limits: work.Limits = field(default_factory=work.Limits)  # bounds on the run's work (the Action's)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,12 @@ def old_debts(freshness: Report, current: Inventory, base: Base, config: Config)
 
 
 def judge(case: Case) -> Judgement:
+    """The case judged; raises work.OverBudget when it needs more work than its limits allow."""
+    with work.bounded(case.limits):
+        return _judge(case)
+
+
+def _judge(case: Case) -> Judgement:
     config, source, data = case.config, case.source, case.manifest
     recorded = mf.to_inventory(data) if data is not None else EMPTY
     known = {s.file for s in recorded.snippets}
@@ -157,8 +165,10 @@ def judge(case: Case) -> Judgement:
         recorded, current, strict_lines=case.strict_lines, settings_changed=settings_changed, python=config.python
     )
     if case.references and config.references:
-        found = code_findings(source, current, config, case.changed, touched)
-        freshness = replace(freshness, broken_references=found)
+        checked = code_findings(source, current, config, case.changed, touched)
+        freshness = replace(
+            freshness, broken_references=checked.findings, notices=(*freshness.notices, *checked.notices)
+        )
     edited = [p for p in case.changed if config.selects(p)] if case.changed is not None else None
     freshness = limit_desync(manifest_reasons(freshness, data, config), touched, edited)
     changes = None
@@ -169,7 +179,7 @@ def judge(case: Case) -> Judgement:
         # Against no manifest at all, every snippet of the tree is new.
         whole_tree = touched is None or case.base.missing
         read = [t for t in touched or () if t not in refused]
-        after = current if whole_tree else overlay(before, fresh, read, config, source)
+        after = current if whole_tree else overlay(before, fresh, read, config, source, aligned=current)
         changes = compare(
             before, after, strict_lines=case.strict_lines, touched=touched, edited=edited, python=config.python
         )

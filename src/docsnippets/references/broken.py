@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from docsnippets import work
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import module_names
 from docsnippets.references.created import created_paths, is_created, page_fences
@@ -110,12 +111,16 @@ def broken_references(
     ignore_calls: Iterable[str] = (),
     pages: Iterable[Snippet] | None = None,
     languages: Iterable[str] = (),
+    *,
+    stopped: set[str] | None = None,
 ) -> tuple[BrokenReference, ...]:
     """Every import of ``snippets`` that the tree behind ``files`` does not satisfy, and every
     call, ``await``, ``with`` or ``async for`` into its code that would fail (see calls.py).
     ``pages``: every snippet of the tree, for the imports of earlier snippets on a page
     (``snippets`` themselves when None); ``languages``: the fence languages of the pages' other
-    examples, which may show a module the page creates (the page is read through ``files``).
+    examples, which may show a module the page creates (the page is read through ``files``);
+    ``stopped`` receives the modules about whose names a question stopped following star
+    imports (resolve.MAX_STAR_STEPS): what they bind through them was not judged.
 
     Sorted by file and line; on one line, the imports first, in the order the statement names them.
     """
@@ -125,6 +130,7 @@ def broken_references(
     patterns = tuple(ignore_calls)
     found: dict[tuple[object, ...], BrokenReference] = {}
     for snippet in snippets:
+        work.check()
         for ref in calls.imports(snippet):
             for name, reason in _problems(tree, ref, lambda page=snippet.file: calls.created(page)):
                 key = (snippet.file, ref.line, ref.module, name, snippet)
@@ -137,6 +143,8 @@ def broken_references(
             module, name = f.callee.module.name, f.callee.qualname
             key = (snippet.file, line, f.kind, module, name, f.reason, snippet)
             found.setdefault(key, BrokenReference(snippet.file, line, module, name, f.reason, snippet, f.kind))
+    if stopped is not None:
+        stopped.update(tree.stopped)
     return tuple(sorted(found.values(), key=lambda b: b.place))
 
 
@@ -253,6 +261,7 @@ def snippets_calling(
     calls = _Calls(tree, snippets)
     out = []
     for snippet in snippets:
+        work.check()
         tree.visited.clear()
         calls.findings(snippet)
         if tree.visited & changed:

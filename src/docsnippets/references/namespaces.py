@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from docsnippets.references.resolve import Module, ModuleIndex, absolute
+from docsnippets.references.resolve import MAX_STAR_STEPS, Module, ModuleIndex, absolute
 
 T = TypeVar("T")
 # How many imports, re-exports and bases a lookup follows before it gives up (cycles, depth).
@@ -140,6 +140,9 @@ class Namespaces:
         self.tree = tree
         self._scopes: dict[int, Scope] = {}
         self._memos: dict[tuple[object, ...], tuple[Any, frozenset[str]]] = {}
+        self._stars: dict[str, tuple[Module | None, ...]] = {}
+        self._star_steps = 0  # star imports the lookup under way has followed
+        self._asked = ""  # the module that lookup started from
 
     def _scope_of(self, node: ast.Module | ast.ClassDef) -> Scope:
         if id(node) not in self._scopes:
@@ -175,6 +178,9 @@ class Namespaces:
         """What ``module.name`` is, or None when that cannot be known."""
         if hops > MAX_HOPS:
             return None
+        if hops == 0:
+            self._star_steps = 0
+            self._asked = module.name
         return self._memo(("lookup", module.name, name), lambda: self._lookup(module, name, hops))
 
     def _lookup(self, module: Module, name: str, hops: int) -> Value | None:
@@ -193,17 +199,29 @@ class Namespaces:
             sub = self.tree.module(f"{module.name}.{name}")
             if sub is not None:
                 return ModuleValue(sub)
-        stars = [n for n in (syntax.body if syntax is not None else []) if _is_star(n)]
-        for star in stars:
-            assert isinstance(star, ast.ImportFrom)
-            target = absolute(module, star.level, star.module or "")
-            found = self.module(target) if target else None
+        for found in self._star_targets(module, syntax):
+            self._star_steps += 1
+            if self._star_steps > MAX_STAR_STEPS:
+                self.tree.stopped.add(self._asked)
+                return None  # too far to follow: not known
             if found is None:
                 return None  # a star from outside the repository may bind anything
             value = self.lookup(found, name, hops + 1)
             if value is not None:
                 return value
         return None
+
+    def _star_targets(self, module: Module, syntax: ast.Module | None) -> tuple[Module | None, ...]:
+        """The modules of ``module``'s top-level star imports, resolved once per run (None: not the repository's)."""
+        if module.name not in self._stars:
+            found = []
+            for star in syntax.body if syntax is not None else []:
+                if _is_star(star):
+                    assert isinstance(star, ast.ImportFrom)
+                    target = absolute(module, star.level, star.module or "")
+                    found.append(self.module(target) if target else None)
+            self._stars[module.name] = tuple(found)
+        return self._stars[module.name]
 
     def _binding(self, module: Module, name: str, entry: ast.stmt, hops: int) -> Value | None:
         if isinstance(entry, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from docsnippets import work
 from docsnippets.constants import DIRECTORY, FILE, SOURCE_ROOTS
 from docsnippets.references.bindings import ModuleNames, names_of, parse_module
 from docsnippets.sources import ModuleFiles
@@ -21,6 +22,10 @@ class Module:
 
 
 _NAMESPACE = ModuleNames(frozenset(), None, (), False)
+# How many star imports one question (does this module bind that name?) follows before it
+# counts as one that cannot be judged: modules that star-import each other by the hundred
+# would otherwise be walked whole for every name a snippet imports.
+MAX_STAR_STEPS = 1_000
 
 
 class ModuleIndex:
@@ -32,8 +37,11 @@ class ModuleIndex:
         self._modules: dict[str, Module | None] = {}
         self._names: dict[str, ModuleNames | None] = {}
         self._syntax: dict[str, ast.Module | None] = {}
+        self._stars: dict[str, tuple[Module | None, ...]] = {}
         # The source files consulted since the caller last cleared it: what a finding depends on.
         self.visited: set[str] = set()
+        # Modules a question about whose names stopped after MAX_STAR_STEPS star imports (not judged).
+        self.stopped: set[str] = set()
 
     def _locate(self, name: str, path: str, namespace: bool) -> Module | None:
         if self._files.kind(f"{path}/__init__.py") == FILE:
@@ -96,7 +104,10 @@ class ModuleIndex:
             return None
         self.visited.add(module.source)
         if module.source not in self._syntax:
+            work.check()
             source = self._files.read(module.source)
+            if source is not None:
+                work.read_code(len(source), module.source)
             self._syntax[module.source] = None if source is None else parse_module(source)
         return self._syntax[module.source]
 
@@ -105,35 +116,52 @@ class ModuleIndex:
         names = self.names(module)
         if names is None or names.dynamic or name in names.defined or name in (names.exported or ()):
             return True
-        try:
-            if self._star_binds(module, names, name, {module.name}):
-                return True
-        except RecursionError:
-            return True  # a chain of star imports deeper than the interpreter follows: not judged
+        if self._star_binds(module, names, name):
+            return True
         return module.directory is not None and self.module(f"{module.name}.{name}") is not None
 
-    def _star_binds(self, module: Module, names: ModuleNames, name: str, seen: set[str]) -> bool:
-        """Whether a module ``module`` star-imports from binds ``name``. ``seen`` holds every
-        module this question has reached: one that answered no answers no again, so each module
-        is read once however many paths lead to it (a fan of star imports stays linear)."""
-        for level, relative in names.stars:
-            target = absolute(module, level, relative)
-            found = None if target is None or self.module(target.split(".")[0]) is None else self.module(target)
-            if found is None:
-                return True  # from outside the repository, or itself broken: cannot be judged
-            if found.name in seen:
-                continue
-            seen.add(found.name)
-            exported = self.names(found)
-            if exported is None or exported.dynamic:
-                return True
-            if exported.exported is not None:
-                if name in exported.exported:
+    def star_targets(self, module: Module, names: ModuleNames) -> tuple[Module | None, ...]:
+        """The modules ``module`` star-imports from, resolved once per run; None for one
+        outside the repository or broken."""
+        if module.name not in self._stars:
+            found = []
+            for level, relative in names.stars:
+                target = absolute(module, level, relative)
+                top = None if target is None else self.module(target.split(".")[0])
+                found.append(None if target is None or top is None else self.module(target))
+            self._stars[module.name] = tuple(found)
+        return self._stars[module.name]
+
+    def _star_binds(self, module: Module, names: ModuleNames, name: str) -> bool:
+        """Whether a module ``module`` star-imports from binds ``name``, through modules
+        without ``__all__``. Each module is read once however many paths lead to it (a module
+        that answered no answers no again), a cycle ends where it began, and past
+        MAX_STAR_STEPS star imports the question counts as one that cannot be judged."""
+        seen = {module.name}
+        todo = [(module, names)]
+        steps = 0
+        while todo:
+            here, here_names = todo.pop()
+            for found in self.star_targets(here, here_names):
+                steps += 1
+                if steps > MAX_STAR_STEPS:
+                    self.stopped.add(module.name)
+                    return True  # too far to follow: not judged
+                if found is None:
+                    return True  # from outside the repository, or itself broken: not judged
+                if found.name in seen:
+                    continue
+                seen.add(found.name)
+                exported = self.names(found)
+                if exported is None or exported.dynamic:
                     return True
-            elif not name.startswith("_") and (
-                name in exported.defined or self._star_binds(found, exported, name, seen)
-            ):
-                return True
+                if exported.exported is not None:
+                    if name in exported.exported:
+                        return True
+                elif not name.startswith("_"):
+                    if name in exported.defined:
+                        return True
+                    todo.append((found, exported))
         return False
 
 

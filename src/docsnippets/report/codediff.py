@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import difflib
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Sequence
 
 from docsnippets.snippets import literals
+from docsnippets.snippets.alignment import common_ends, matching_blocks
 from docsnippets.snippets.classify import dedent, tokens
 
 _LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT})
@@ -19,6 +20,35 @@ _STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT
 
 Span = tuple[tuple[int, int], tuple[int, int]]
 STRING_MARK = '"…"'  # a string literal a translation may reword, where the languages' lines are compared
+# Finding the lines two bodies share may look a line up this many times per line of both.
+DIFF_STEPS = 20
+
+
+class LineMatcher(difflib.SequenceMatcher):  # type: ignore[type-arg]
+    """difflib's matcher of two line lists, its matching blocks found in bounded work.
+
+    difflib looks each line of one side up among the other's, so a body of one line repeated
+    throughout costs the square of its length. The blocks are difflib's own as long as they
+    take at most :data:`DIFF_STEPS` lookups per line (alignment.matching_blocks); past that,
+    the common head and tail of the two bodies are matched and the middle is one change.
+    """
+
+    def __init__(self, a: Sequence[Hashable], b: Sequence[Hashable]) -> None:
+        super().__init__(None, a, b, autojunk=False)
+        blocks = matching_blocks(a, b, DIFF_STEPS * (len(a) + len(b) + 1))
+        self._blocks = [difflib.Match(*block) for block in (blocks or _ends(a, b))]
+
+    def get_matching_blocks(self) -> list[difflib.Match]:
+        return list(self._blocks)
+
+
+def _ends(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int, int]]:
+    """The common head and tail of ``a`` and ``b`` as matching blocks (with difflib's sentinel)."""
+    head, tail = common_ends(a, b)
+    found = [(0, 0, head)] if head else []
+    if tail:
+        found.append((len(a) - tail, len(b) - tail, tail))
+    return [*found, (len(a), len(b), 0)]
 
 
 def _docstring_at(toks: list[tokenize.TokenInfo], i: int, prev: int) -> bool:
@@ -121,7 +151,7 @@ def hunks(a: list[str], b: list[str], context: int, *, offset: int = 0, trim: bo
     """Unified-diff hunks of two line lists (lines keep their newlines); ``trim`` leaves out
     blank edge context, ``offset`` is the line number before ``a[0]`` in its file."""
     out: list[str] = []
-    for raw in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
+    for raw in LineMatcher(a, b).get_grouped_opcodes(context):
         group = _trimmed(raw, a) if trim else raw
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
         out.append(f"@@ -{_range(i1 + offset, i2 - i1)} +{_range(j1 + offset, j2 - j1)} @@\n")
@@ -145,7 +175,7 @@ def changed_lines(before: str, after: str) -> tuple[tuple[str, ...], tuple[str, 
     a, b = before.splitlines(), after.splitlines()
     removed: list[str] = []
     added: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in LineMatcher(a, b).get_opcodes():
         if tag != "equal":
             removed += a[i1:i2]
             added += b[j1:j2]

@@ -10,10 +10,11 @@ budget is kept here: the comment is rendered again with shorter sections until i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from docsnippets import work
 from docsnippets.constants import COMMENT_BUDGET
 from docsnippets.judge.compare import Desync, Report, move_reasons
 from docsnippets.judge.lost import union
@@ -27,6 +28,7 @@ from docsnippets.report.markup import code_span, location, plain
 from docsnippets.snippets.records import Snippet
 from docsnippets.words import counted
 
+T = TypeVar("T")
 DEFAULT_TEMPLATE = "comment.md.j2"
 # (entries per section, diffs shown): tried in turn until the comment fits its budget.
 SHORTENINGS: tuple[tuple[int | None, bool], ...] = (
@@ -58,8 +60,9 @@ def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
 def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:
     """The sticky PR comment, sections shortened (with a count of what was left out) to fit."""
     template, name = templating.load(ctx.template, DEFAULT_TEMPLATE, root=ctx.root)
+    lists = _Lists.of(ctx.changes if ctx.changes is not None else freshness, en.Counterparts.of(ctx.inventory))
     for cap, diffs in SHORTENINGS:
-        data = context(freshness, ctx, Shortening(cap, diffs))
+        data = context(freshness, ctx, Shortening(cap, diffs), lists)
         text = templating.render(template, name, data).rstrip() + "\n"
         if len(text) <= budget:
             return text
@@ -68,12 +71,25 @@ def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET
     return f"{ctx.marker}\n{title}\n\n{counts}\n\nThe full report is in the job summary.\n"
 
 
-def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Lists:
+    """The entries of the Changed, Added and Removed sections, found once for every shortening tried."""
+
+    changed: list[en.Item]
+    added: list[en.Item]
+    removed: list[en.Item]
+
+    @classmethod
+    def of(cls, listed: Report, cp: en.Counterparts) -> _Lists:
+        return cls(en.changed(listed, cp), en.added(listed, cp), en.removed(listed, cp))
+
+
+def context(freshness: Report, ctx: CommentContext, short: Shortening, lists: _Lists | None = None) -> dict[str, Any]:
     """The template's variables (docs/action.md lists them); every string in it is safe Markdown."""
     changes = ctx.changes
     listed = changes if changes is not None else freshness
     verdict = verdict_of(freshness, ctx)
-    cp = en.Counterparts.of(ctx.inventory)
+    lists = lists if lists is not None else _Lists.of(listed, en.Counterparts.of(ctx.inventory))
     compared = "base" if changes is not None else None if freshness.fresh else "committed"
     return {
         "marker": ctx.marker,
@@ -96,7 +112,7 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening) -> dict[s
         "debts": _nonempty(_debt_sections(freshness, ctx, short)),
         "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),
         "compared_with": compared,
-        "sections": _nonempty(_sections(freshness, listed, ctx, cp, short)),
+        "sections": _nonempty(_sections(freshness, listed, ctx, lists, short)),
         "moved": _moved(listed),
         "fixes": fixes(
             freshness,
@@ -146,42 +162,61 @@ def _nonempty(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [s for s in sections if s["count"]]
 
 
-def _section(title: str, items: Sequence[str], snippets: Sequence[Snippet], short: Shortening) -> dict[str, Any]:
-    """A section: its entries (capped), and past a handful of them a per-file table with the list collapsed."""
+def _section(
+    title: str, items: Sequence[str], snippets: Sequence[Snippet], short: Shortening, total: int | None = None
+) -> dict[str, Any]:
+    """A section: its entries (capped), and past a handful of them a per-file table with the list collapsed.
+
+    ``total``: how many entries there are, when ``items`` holds only those shown (see _shown)."""
     shown = list(items if short.cap is None else items[: short.cap])
-    big = len(items) > en.HANDFUL
+    total = len(items) if total is None else total
+    big = total > en.HANDFUL
     return {
         "title": title,
-        "count": len(snippets) or len(items),
+        "count": len(snippets) or total,
         "entries": shown,
-        "more": len(items) - len(shown),
+        "more": total - len(shown),
         "table": ci.file_table(snippets) if big and snippets else "",
         "collapsed": big,
     }
 
 
+def _shown(items: Sequence[T], short: Shortening, render: Callable[[int, T], str]) -> list[str]:
+    """The entries a shortening shows, rendered; the rest are only counted."""
+    out = []
+    for n, item in enumerate(items if short.cap is None else items[: short.cap]):
+        work.check()
+        out.append(render(n, item))
+    return out
+
+
 def _sections(
-    freshness: Report, listed: Report, ctx: CommentContext, cp: en.Counterparts, short: Shortening
+    freshness: Report, listed: Report, ctx: CommentContext, lists: _Lists, short: Shortening
 ) -> list[dict[str, Any]]:
     links = ctx.links
-    changed = en.changed(listed, cp)
-    added = en.added(listed, cp)
-    removed = en.removed(listed, cp)
     back = [f"- {' ↔ '.join(location(s, None) for s in d.sides)}" for d in listed.resynchronized]
     return [
         _section(
             "Changed",
-            [ci.changed(item, links, short.shown(n)) for n, item in enumerate(changed)],
+            _shown(lists.changed, short, lambda n, item: ci.changed(item, links, short.shown(n))),
             [c.after for c in listed.changed],
             short,
+            len(lists.changed),
         ),
         _section(
             "Added",
-            [ci.added(item, links, short.shown(n)) for n, item in enumerate(added)],
+            _shown(lists.added, short, lambda n, item: ci.added(item, links, short.shown(n))),
             [s for _, s in listed.added],
             short,
+            len(lists.added),
         ),
-        _section("Removed", [ci.removed(item) for item in removed], [s for _, s in listed.removed], short),
+        _section(
+            "Removed",
+            _shown(lists.removed, short, lambda n, item: ci.removed(item)),
+            [s for _, s in listed.removed],
+            short,
+            len(lists.removed),
+        ),
         _section("Back in sync", back, [], short),
         _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], [], short),
         _untranslated(freshness.summary, ctx, short),
@@ -247,29 +282,28 @@ def _desync_section(freshness: Report, ctx: CommentContext, short: Shortening) -
     )
     edited = en.edits(changes if changes is not None else freshness)
     in_change = changes is not None and not ctx.base_missing  # else no change to say a side was edited in
-    items = []
-    for n, group in enumerate(en.desync_groups(freshness.desynchronized)):
+
+    def entry(n: int, group: Sequence[Desync]) -> str:
         if len(group) > 1:
             from docsnippets.report.groupitems import group_entry
 
-            shown = short.shown(n)
-            entry = group_entry(
+            return group_entry(
                 group,
                 ctx.links,
                 ctx.language_name,
                 new_keys=new_keys,
                 edited=edited,
-                with_diff=shown,
+                with_diff=short.shown(n),
                 in_change=in_change,
             )
-            items.append(entry)
-            continue
         d = group[0]
         new = tuple(x.key for x in d.sides) in new_keys
-        items.append(ci.desync(d, ctx.links, new, edited, short.shown(n), in_change, _sides(d, ctx)))
+        return ci.desync(d, ctx.links, new, edited, short.shown(n), in_change, _sides(d, ctx))
+
+    groups = en.desync_groups(freshness.desynchronized)
     translated = any(d.language is not None for d in freshness.desynchronized)
     title = "Translations out of sync" if translated else "Desynchronized bilingual examples"
-    section = _section(title, items, [], short)
+    section = _section(title, _shown(groups, short, entry), [], short, len(groups))
     return {**section, "count": len(freshness.desynchronized)}
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from docsnippets import work
 from docsnippets.constants import Relation
 from docsnippets.judge.compare import Change, Desync, Report, renamed_dirs
 from docsnippets.report.codediff import changed_lines, code_lines, shared_lines
@@ -126,6 +127,7 @@ def _pairwise(snippets: Sequence[Snippet], cp: Counterparts) -> list[tuple[int, 
 def changed(report: Report, cp: Counterparts) -> list[Item]:
     out: list[Item] = []
     for group in _pairwise([c.after for c in report.changed], cp):
+        work.check()
         cs = [report.changed[n] for n in group]
         same = len({changed_lines(c.before.body, c.after.body) for c in cs}) == 1
         out.append(Item(tuple(c.after for c in cs), tuple(c.before for c in cs), same))
@@ -152,6 +154,7 @@ def added(report: Report, cp: Counterparts) -> list[Item]:
     snippets = [s for _, s in report.added]
     out: list[Item] = []
     for group in _pairwise(snippets, cp):
+        work.check()
         ss = tuple(snippets[n] for n in group)
         state = _state(ss[0], cp)
         if len(ss) > 1:
@@ -169,6 +172,7 @@ def removed(report: Report, cp: Counterparts | None = None) -> list[Item]:
     out: list[Item] = []
     waiting: dict[tuple[str, ...], int] = {}
     for _, s in report.removed:
+        work.check()
         code = tuple(shared_lines(s.body))
         n = waiting.get(code) if many else waiting.pop(code, None)
         if n is not None and all(x.file != s.file for x in out[n].after):

@@ -17,13 +17,12 @@ reason is said instead of a patch.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
 
-from docsnippets.report.codediff import STRING_MARK, code_lines, hunks, prose_spans, string_spans
+from docsnippets.report.codediff import STRING_MARK, LineMatcher, code_lines, hunks, prose_spans, string_spans
 from docsnippets.snippets.classify import dedent, tokens
 from docsnippets.snippets.literals import translated_only
 from docsnippets.snippets.records import Snippet
@@ -157,7 +156,7 @@ def _keeping_own(y: Lines, w0: int, w1: int, new: Lines, prose: _Prose) -> Lines
 def _positions(a: Lines, y: Lines) -> dict[int, int]:
     """Line i of ``a`` -> the line of ``y`` it is, for the lines the two have in common."""
     out: dict[int, int] = {}
-    for block in difflib.SequenceMatcher(None, a, y, autojunk=False).get_matching_blocks():
+    for block in LineMatcher(a, y).get_matching_blocks():
         for n in range(block.size):
             out[block.a + n] = block.b + n
     return out
@@ -203,7 +202,7 @@ def applied(before: str, after: str, other: str) -> str:
     pos = _positions(a_keys, _keys(y, prose_y))
     wording = _Wording(a, prose_a, y, prose_y, pos)
     out = list(y)
-    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    ops = [op for op in LineMatcher(a, b).get_opcodes() if op[0] != "equal"]
     for _, i1, i2, j1, j2 in reversed(ops):
         if a_keys[i1:i2] == b_keys[j1:j2]:
             continue  # a change of comments or translatable strings only: the untouched side keeps its own

@@ -18,6 +18,7 @@ from functools import lru_cache
 from inspect import CO_COROUTINE
 from types import CodeType
 
+from docsnippets import work
 from docsnippets.constants import Status
 from docsnippets.snippets import blocks
 from docsnippets.snippets.digest import sha256
@@ -64,9 +65,13 @@ def dedent(body: str) -> str:
 
 
 def _iter_tokens(source: str) -> Iterator[tokenize.TokenInfo]:
-    """The tokens one by one, until the tokenizer gives up (bad code is the norm here)."""
+    """The tokens one by one, until the tokenizer gives up (bad code is the norm here), each
+    without its line (3.12 copies the line into every token), the run's CPU bound checked."""
     try:
-        yield from tokenize.generate_tokens(io.StringIO(source).readline)
+        for n, tok in enumerate(tokenize.generate_tokens(io.StringIO(source).readline), 1):
+            if n % work.CHECK_EVERY == 0:
+                work.check()
+            yield tok._replace(line="")
     # SystemError: the tokenizer of 3.12 and 3.13 fails so on a NUL character.
     except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
         return

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -266,8 +266,16 @@ def oversized(path: str, max_file_bytes: int) -> Notice:
 
 
 def snippets_from_bytes(
-    path: str, data: bytes, config: Config, *, prefilter: bool = True, memo: Memo | None = None
+    path: str,
+    data: bytes,
+    config: Config,
+    *,
+    prefilter: bool = True,
+    memo: Memo | None = None,
+    on_parse: Callable[[], None] | None = None,
 ) -> tuple[list[Snippet], list[Notice]]:
+    """The selected snippets of a page and its notices. ``on_parse`` is told, before anything
+    else is done, that the page passed the prefilter (it may raise to stop the work)."""
     if len(data) > config.max_file_bytes:
         return [], [oversized(path, config.max_file_bytes)]
     if prefilter and not may_contain_snippet(data, config):
@@ -278,6 +286,8 @@ def snippets_from_bytes(
             return [], []
         notice = decode(path, data)[1]
         return [], [notice] if notice else []
+    if on_parse is not None:
+        on_parse()
     text, notice = decode(path, data)
     if text is None:
         return [], [notice] if notice else []

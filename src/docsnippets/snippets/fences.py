@@ -9,23 +9,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from docsnippets.snippets.digest import sha256
+from docsnippets.snippets.markdown import MAX_NESTING, block_tokens
 
-if TYPE_CHECKING:  # markdown-it is imported when a file is parsed: a cached run never needs it
-    from markdown_it import MarkdownIt
+if TYPE_CHECKING:
     from markdown_it.token import Token
 
 BOM = "\ufeff"
 # A blockquote marker with whatever container indentation precedes it (a quote nested in a
 # list item sits deeper than three spaces) and the one optional space after it.
 _QUOTE_MARKER = re.compile(r"^[ \t]*> ?")
-# Lists and blockquotes deeper than this many token levels (a list takes two, a quote one)
-# around a fence are refused: markdown-it would silently drop everything below the limit,
-# which can be the rest of the document, and its block parser recurses about twice a level.
-MAX_NESTING = 200
 
 
 class NestingError(ValueError):
@@ -64,18 +59,9 @@ def normalize(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    from markdown_it import MarkdownIt
-
-    # Only block structure matters: inline parsing is skipped, which also makes it cheaper.
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
-    return md.disable(["inline", "text_join"], ignoreInvalid=True)
-
-
 def _parse(text: str, lines: list[str]) -> list[Token]:
     try:
-        tokens = _parser().parse(text)
+        tokens = block_tokens(text)
     except RecursionError:
         tokens = None
     # markdown-it skips, without a word, the content of a container that reaches maxNesting

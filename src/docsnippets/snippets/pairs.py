@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import TypeVar
 
+from docsnippets import work
 from docsnippets.config import Config
 from docsnippets.constants import Relation
 from docsnippets.pagerules import PageRule
 from docsnippets.snippets import classify, grammar
+from docsnippets.snippets.alignment import best_alignment
 from docsnippets.snippets.grammar import Judge
 from docsnippets.snippets.pages import page_languages, page_pairs
 from docsnippets.snippets.records import Inventory, Notice, Pair, Snippet
@@ -20,9 +25,6 @@ T = TypeVar("T")
 MIN_SIMILARITY = 0.3
 # Bodies longer than this many code lines are compared line by line.
 LINE_LEVEL = 6
-# Gaps with more candidate pairs than this are aligned within a diagonal band.
-MAX_CELLS = 40_000
-MAX_BAND = 50
 # difflib's matching is cubic at worst when items repeat, so a hostile page could stall the
 # check. Sequences longer than this product are compared by multiset overlap only, which is
 # linear, and one file pair spends at most MAX_PAIR_CELLS on exact ones.
@@ -80,37 +82,83 @@ def similarity(a: Snippet, b: Snippet, judge: Judge, budget: Budget | None = Non
     """How alike two bodies are as code; comments and layout do not count.
 
     Short bodies are compared token by token, long ones line by line, which keeps the cost
-    of a pair bounded (difflib is quadratic in the worst case).
+    of a pair bounded (difflib is quadratic in the worst case). The two linear bounds come
+    first (difflib's ``real_quick_ratio`` and ``quick_ratio``, from counts kept per body),
+    so the many pairs a band holds that are nothing alike cost no matcher at all.
     """
     if a.body_sha256 == b.body_sha256:
         return 1.0
-    ta = [text for _, text in grammar.comparable_tokens(judge, a.body)]
-    tb = [text for _, text in grammar.comparable_tokens(judge, b.body)]
-    if not ta and not tb:
-        ta, tb = a.body.split(), b.body.split()
-    tokens = SequenceMatcher(None, ta, tb, autojunk=False)
-    if tokens.real_quick_ratio() < MIN_SIMILARITY or tokens.quick_ratio() < MIN_SIMILARITY:
+    fa, fb = _form(judge, a.body), _form(judge, b.body)
+    ta, tb = fa.tokens, fb.tokens
+    if not ta.items and not tb.items:
+        ta, tb = _words(a.body), _words(b.body)
+    total = len(ta.items) + len(tb.items)
+    if total and 2.0 * min(len(ta.items), len(tb.items)) / total < MIN_SIMILARITY:
         return 0.0
-    la, lb = grammar.comparable_lines(judge, a.body), grammar.comparable_lines(judge, b.body)
-    if max(len(la), len(lb)) <= LINE_LEVEL:
-        return _ratio(tokens, budget)
-    by_line = _ratio(SequenceMatcher(None, la, lb, autojunk=False), budget)
+    quick = _overlap(ta, tb)
+    if quick < MIN_SIMILARITY:
+        return 0.0
+    if max(len(fa.lines.items), len(fb.lines.items)) <= LINE_LEVEL:
+        return _ratio(ta, tb, budget, quick)
+    by_line = _ratio(fa.lines, fb.lines, budget)
     # A rename on every line leaves no equal line; the token multiset still shows kinship.
-    return by_line if by_line >= MIN_SIMILARITY else tokens.quick_ratio() * 0.5
+    return by_line if by_line >= MIN_SIMILARITY else quick * 0.5
 
 
-def _ratio(matcher: SequenceMatcher[str], budget: Budget | None) -> float:
-    """``ratio()``, or its linear upper bound ``quick_ratio()`` past the limits above.
+@dataclass(frozen=True)
+class _Counted:
+    """A sequence and how often each of its items occurs."""
+
+    items: tuple[str, ...]
+    counts: Counter[str]
+
+    @classmethod
+    def of(cls, items: Sequence[str]) -> _Counted:
+        return cls(tuple(items), Counter(items))
+
+
+@dataclass(frozen=True)
+class _Form:
+    """A body as similarity reads it: its code tokens, and its code lines."""
+
+    tokens: _Counted
+    lines: _Counted
+
+
+@lru_cache(maxsize=1024)
+def _form(judge: Judge, body: str) -> _Form:
+    tokens = [text for _, text in grammar.comparable_tokens(judge, body)]
+    return _Form(_Counted.of(tokens), _Counted.of(grammar.comparable_lines(judge, body)))
+
+
+@lru_cache(maxsize=64)
+def _words(body: str) -> _Counted:
+    """What a body without any code token is compared by."""
+    return _Counted.of(body.split())
+
+
+def _overlap(a: _Counted, b: _Counted) -> float:
+    """difflib's ``quick_ratio``: twice the size of the multiset intersection over the total length."""
+    total = len(a.items) + len(b.items)
+    if not total:
+        return 1.0
+    small, large = (a.counts, b.counts) if len(a.counts) <= len(b.counts) else (b.counts, a.counts)
+    return 2.0 * sum(min(n, large[item]) for item, n in small.items()) / total
+
+
+def _ratio(a: _Counted, b: _Counted, budget: Budget | None, quick: float | None = None) -> float:
+    """difflib's ``ratio()``, or its linear upper bound ``quick_ratio()`` past the limits above.
 
     The bound can only raise a score, so past them a long pair may align where exact
-    matching would not; it keeps a hostile page from costing minutes.
+    matching would not; it keeps a hostile page from costing minutes. ``quick``: the bound,
+    when it is known already.
     """
-    cells = len(matcher.a) * len(matcher.b)
+    cells = len(a.items) * len(b.items)
     if cells > MAX_RATIO_CELLS or (budget is not None and cells > budget.cells):
-        return matcher.quick_ratio()
+        return _overlap(a, b) if quick is None else quick
     if budget is not None:
         budget.cells -= cells
-    return matcher.ratio()
+    return SequenceMatcher(None, a.items, b.items, autojunk=False).ratio()
 
 
 def align(
@@ -118,68 +166,16 @@ def align(
     right: Sequence[T],
     score: Callable[[T, T], float],
     threshold: float = MIN_SIMILARITY,
-    key: Callable[[T], object] | None = None,
+    key: Callable[[T], Hashable] | None = None,
 ) -> list[tuple[int, int]]:
     """Order-preserving alignment maximising total similarity (a gap costs nothing).
 
     Unlike zipping in order, an example inserted on one side leaves the later pairs alone.
     With ``key``, runs of equal keys are fixed first and only the gaps between them are
-    aligned by similarity, so a long file pair of mostly-matching snippets stays cheap.
+    aligned by similarity, so a long file pair of mostly-matching snippets stays cheap. The
+    cost is bounded however long the pages are (alignment.py says how).
     """
-    if key is None:
-        return _align_dp(left, right, score, threshold, 0, 0)
-    keys_l, keys_r = [key(x) for x in left], [key(x) for x in right]
-    out: list[tuple[int, int]] = []
-    i = j = 0
-    for block in SequenceMatcher(None, keys_l, keys_r, autojunk=False).get_matching_blocks():
-        out += _align_dp(left[i : block.a], right[j : block.b], score, threshold, i, j)
-        out += [(block.a + k, block.b + k) for k in range(block.size)]
-        i, j = block.a + block.size, block.b + block.size
-    return out
-
-
-def _align_dp(
-    left: Sequence[T],
-    right: Sequence[T],
-    score: Callable[[T, T], float],
-    threshold: float,
-    off_l: int,
-    off_r: int,
-) -> list[tuple[int, int]]:
-    n, m = len(left), len(right)
-    if not n or not m:
-        return []
-    # A wide gap is searched along a band around its diagonal: cost n x band, not n x m.
-    band = max(MAX_BAND, abs(n - m) + 8) if n * m > MAX_CELLS else max(n, m)
-
-    def near(i: int, j: int) -> bool:
-        return abs(i * m // n - j) <= band if band < max(n, m) else True
-
-    sim: dict[tuple[int, int], float] = {}
-    for i in range(n):
-        lo, hi = (0, m) if band >= max(n, m) else (max(0, i * m // n - band), min(m, i * m // n + band + 1))
-        for j in range(lo, hi):
-            sim[(i, j)] = score(left[i], right[j])
-    best = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row, below = best[i], best[i + 1]
-        for j in range(m - 1, -1, -1):
-            s = sim.get((i, j), 0.0) if near(i, j) else 0.0
-            take = s + below[j + 1] if s >= threshold else -1.0
-            row[j] = max(take, below[j], row[j + 1])
-    out: list[tuple[int, int]] = []
-    i = j = 0
-    while i < n and j < m:
-        s = sim.get((i, j), 0.0)
-        if s >= threshold and best[i][j] == s + best[i + 1][j + 1]:
-            out.append((off_l + i, off_r + j))
-            i += 1
-            j += 1
-        elif best[i][j] == best[i + 1][j]:
-            i += 1
-        else:
-            j += 1
-    return out
+    return best_alignment(left, right, score, threshold, key)
 
 
 # File pair (as a set of its two paths) -> the aligned snippet pairs already known for it,
@@ -214,6 +210,7 @@ def pair_up(
     counterparts = [(file, other) for file in by_file for other in partners.get(file) or [None]]
     pairs: list[Pair] = []
     for src, tr, _ in found:
+        work.check()
         known = _settled(settled, (src, tr), index_of, ordered) if settled else None
         if known is not None:
             pairs.extend(known)
