@@ -4,6 +4,7 @@ in both stages: an ``error`` status (stage 2), a comment, exit 2, never a green 
 from __future__ import annotations
 
 import pytest
+from tests.support.scenario import in_process_runner
 from tests.support.small_pr import SmallPR
 
 PAGE = "".join(f"```python\nawait step({i})\n```\n\n" for i in range(40))
@@ -71,34 +72,18 @@ class _SpentAfterJudging:
         raise OverBudget(Bound.CPU_SECONDS, "judging it took more than 90 s of CPU")
 
 
-def _in_process(env, workspace, runner_dir):
-    import io
-    import os
-
-    from docsnippets.github.action import main
-
-    out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    os.chdir(workspace)
-    try:
-        code = main(environ={**os.environ, **env}, out=out, err=err)
-    finally:
-        os.chdir(here)
-    return code, out.getvalue(), err.getvalue()
-
-
 def test_rendering_past_the_cpu_bound_is_an_error_status_too(tmp_path, fake, monkeypatch):
     import docsnippets.report.comment as comment
 
     monkeypatch.setattr(comment, "work", _SpentAfterJudging)
     pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": PAGE})
     second = pr.stage2()
-    result = second.run(_in_process)
+    result = second.run(in_process_runner)
     assert result.code == 2, result.stdout + result.stderr
     (status,) = pr.statuses()
     assert status["state"] == "error" and "DOCSNIPPETS_MAX_CPU_SECONDS" in status["description"]
     first = pr.stage1()
-    result = first.run(_in_process)
+    result = first.run(in_process_runner)
     assert result.code == 2 and "::error::PR too large to judge: DOCSNIPPETS_MAX_CPU_SECONDS" in result.stdout
 
 
@@ -109,6 +94,6 @@ def test_a_push_check_past_the_cpu_bound_keeps_its_verdict_and_writes_a_short_su
     pr = SmallPR(tmp_path, fake, head={"docs/en/more.md": PAGE})
     push = pr.stage1()
     push.event_name = "push"
-    result = push.run(_in_process)
+    result = push.run(in_process_runner)
     assert result.code == 1, result.stdout + result.stderr  # stale: the judging was complete
     assert "The full report is in the JSON report: DOCSNIPPETS_MAX_CPU_SECONDS" in result.summary

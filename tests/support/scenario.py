@@ -71,6 +71,22 @@ def subprocess_runner(
     return done.returncode, done.stdout, done.stderr
 
 
+def in_process_runner(env: dict[str, str], workspace: Path, runner_dir: Path) -> tuple[int, str, str]:
+    """The entrypoint in this process, so a test can replace a piece of it (a clock, say)."""
+    import io
+
+    from docsnippets.github.action import main
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(workspace)
+    try:
+        code = main(environ={**os.environ, **env}, out=out, err=err)
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
 @dataclass
 class Scenario:
     """A workspace (the PR head checkout) plus runner files; paths are seen by the entrypoint as
