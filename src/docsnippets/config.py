@@ -211,6 +211,11 @@ _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
 
 def _code(value: Any, where: str) -> str:
+    if isinstance(value, bool):  # YAML 1.1 reads a bare no (Norwegian), yes, on or off as a boolean
+        bare = "no" if value is False else "yes"
+        raise ConfigError(
+            f'{where}: language code {bare} reads as the YAML boolean {str(value).lower()}; quote it: "{bare}"'
+        )
     if not isinstance(value, str) or not _CODE.fullmatch(value):
         raise ConfigError(
             f"{where}: language code {quoted(str(value))} must look like en, zh-hant, pt-BR or zh_CN "

@@ -77,6 +77,20 @@ def test_bad_translations_are_one_line_errors(value, needle):
         from_mapping({"translations": value}, "cfg")
 
 
+def test_a_code_yaml_reads_as_a_boolean_is_an_error_that_says_to_quote_it(tmp_path):
+    """YAML 1.1 reads Norwegian's bare ``no`` (and ``yes``, ``on``, ``off``) as a boolean."""
+    from docsnippets.configfile import load
+
+    pages = '  pages:\n    en: "docs/en/{path}"\n    no: "docs/no/{path}"\n'
+    (tmp_path / ".docsnippets.yml").write_text(f"translations:\n{pages}", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"language code no .*quote it: \"no\"") as caught:
+        load(None, tmp_path)
+    assert "False" not in str(caught.value)
+    quoted = pages.replace(" no:", ' "no":')
+    (tmp_path / ".docsnippets.yml").write_text(f"translations:\n{quoted}", encoding="utf-8")
+    assert load(None, tmp_path).translations.languages == ("en", "no")
+
+
 def test_translations_and_pair_rules_are_not_set_together():
     with pytest.raises(ConfigError, match="not both"):
         from_mapping({"translations": {"pages": {"en": "a/{path}", "de": "b/{path}"}}, "pair_rules": []}, "cfg")
