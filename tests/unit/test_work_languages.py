@@ -5,14 +5,14 @@ a judging of every language as they stop one of two."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import pytest
+from tests.support.aligned import count_alignments
 from tests.support.memory import MemoryTree
 
 from docsnippets.config import from_mapping
 from docsnippets.judge import Base, Case, judge
-from docsnippets.snippets import grammar, pairs
+from docsnippets.snippets import grammar
 from docsnippets.snippets.records import Inventory
 from docsnippets.work import Bound, Limits, OverBudget
 
@@ -32,16 +32,7 @@ def _tree(n: int) -> dict[str, str]:
 
 
 def test_each_translation_is_aligned_once_for_the_verdict_and_the_base_comparison(monkeypatch):
-    seen: Counter = Counter()
-    real = pairs.align
-
-    def counting(left, right, *args, **kwargs):
-        files = {s.file for s in (*left, *right)}
-        if files:
-            seen[frozenset(files)] += 1
-        return real(left, right, *args, **kwargs)
-
-    monkeypatch.setattr(pairs, "align", counting)
+    seen = count_alignments(monkeypatch)
     files = _tree(30)
     case = Case(MemoryTree(files), CONFIG, None, changed=tuple(files), base=Base(Inventory((), (), ()), missing=False))
     found = judge(case)

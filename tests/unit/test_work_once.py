@@ -3,13 +3,12 @@ hold them, and a file pair's snippets are aligned once however many inventories 
 
 from __future__ import annotations
 
-from collections import Counter
-
+from tests.support.aligned import count_alignments
 from tests.support.memory import MemoryTree
 
 from docsnippets.config import Config
 from docsnippets.judge import Base, Case, judge
-from docsnippets.snippets import extract, pairs
+from docsnippets.snippets import extract
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import Refusal
 
@@ -29,24 +28,10 @@ class _Refusing(MemoryTree):
         return Refusal(path, "a symbolic link") if path == self.refused else super().read(path, limit)
 
 
-def _aligned_pairs(monkeypatch) -> Counter:
-    seen: Counter = Counter()
-    real = pairs.align
-
-    def counting(left, right, *args, **kwargs):
-        files = {s.file for s in (*left, *right)}
-        if files:
-            seen[frozenset(files)] += 1
-        return real(left, right, *args, **kwargs)
-
-    monkeypatch.setattr(pairs, "align", counting)
-    return seen
-
-
 def test_a_changed_file_pair_is_aligned_once_for_the_verdict_and_the_base_comparison(monkeypatch):
     files = {"docs/en/p.md": _page("e", 40), "docs/zh/p.md": _page("z", 40), "docs/en/q.md": _page("q", 2)}
     tree = _Refusing({**files, "docs/en/link.md": "x"}, refused="docs/en/link.md")
-    seen = _aligned_pairs(monkeypatch)
+    seen = count_alignments(monkeypatch)
     case = Case(
         tree,
         Config(),
