@@ -39,7 +39,7 @@ def test_stage2_past_the_code_bound_sets_an_error_status_that_names_it(tmp_path,
     assert result.code == 2, result.stdout + result.stderr
     (status,) = pr.statuses()
     assert status["state"] == "error" and "DOCSNIPPETS_MAX_CODE_BYTES" in status["description"], status
-    assert "more than 10 bytes \\(at `pkg/m.py`\\)" in second.comments()[0]
+    assert "import comes to more than 10 bytes \\(at `pkg/m.py`\\)" in second.comments()[0]
 
 
 def test_stage1_past_a_bound_comments_and_exits_2(tmp_path, fake):
