@@ -24,9 +24,7 @@ the bound it hit is within bounds; a child past ``--cap`` seconds of CPU is stop
 from __future__ import annotations
 
 import argparse
-import os
-import resource
-import signal
+import json
 import subprocess
 import sys
 import tempfile
@@ -124,11 +122,13 @@ def bounds(names: list[str], scale: float, code: Path, cap: float) -> int:
 
     print(f"{'run':20} {'CPU s':>8} {'peak MB':>8} {'bound':>12} {'met':>4}  how it ended")
     met_all = True
+    launcher = _Launcher()
     for name in names:
         build, stage, _ = _runs()[name]
         with tempfile.TemporaryDirectory() as tmp, FakeGitHub(token=TOKEN, max_page_size=100) as fake:
             run = build(Path(tmp), fake, scale, stage)
-            code_, cpu_s, peak_mb, tail = _measure([sys.executable, str(code / "entrypoint.py"), *run.argv], run, cap)
+            command = [sys.executable, str(code / "entrypoint.py"), *run.argv]
+            code_, cpu_s, peak_mb, tail = launcher.measure(command, run, cap)
             ended = (run.ended() or tail) if code_ >= 0 else f"stopped by signal {-code_} past {cap:g} s of CPU"
         met = cpu_s <= CPU_BOUND and peak_mb <= MEMORY_BOUND and code_ >= 0
         met_all &= met
@@ -138,26 +138,51 @@ def bounds(names: list[str], scale: float, code: Path, cap: float) -> int:
             f"{'yes' if met else 'NO':>4}  {exit_text}{ended}",
             flush=True,
         )
+    launcher.close()
     return 0 if met_all else 1
 
 
-def _measure(command: list[str], run: object, cap: float) -> tuple[int, float, float, str]:
-    """(exit code or -signal, CPU seconds, peak MiB, the log's last line) of one child run."""
-
-    def limit() -> None:
+# Each run is started by this small process, not by the bench: on Linux a child's peak memory
+# (``ru_maxrss``) starts from its parent's size at the fork, and the bench holds the hostile PR's
+# files (hundreds of MB for some runs) while the fake API serves them.
+_LAUNCHER = r"""
+import json, os, resource, subprocess, sys
+for line in sys.stdin:
+    job = json.loads(line)
+    cap = job["cap"]
+    def limit():
         resource.setrlimit(resource.RLIMIT_CPU, (int(cap), int(cap) + 5))
-
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(command, env=run.env, cwd=run.cwd, stdout=out, stderr=err, preexec_fn=limit)
+    with open(job["out"], "wb") as out, open(job["err"], "wb") as err:
+        child = subprocess.Popen(job["argv"], env=job["env"], cwd=job["cwd"], stdout=out, stderr=err, preexec_fn=limit)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        lines = [*(part.read().decode("utf-8", "replace").splitlines() for part in (out, err))]
-        lines = [line for part in lines for line in part]
-    last = next((line for line in reversed(lines) if line.startswith("docsnippets:")), lines[-1] if lines else "")
-    code = child.returncode if child.returncode >= 0 else -(signal.Signals(-child.returncode).value)
-    return code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, last[:160]
+    print(json.dumps([child.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss]), flush=True)
+"""
+
+
+class _Launcher:
+    """The process that starts each run and measures it (see ``_LAUNCHER``)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def measure(self, command: list[str], run: object, cap: float) -> tuple[int, float, float, str]:
+        """(exit code or -signal, CPU seconds, peak MiB, the log's last line) of one child run."""
+        with tempfile.TemporaryDirectory() as logs:
+            out, err = Path(logs, "out"), Path(logs, "err")
+            job = {"argv": command, "env": run.env, "cwd": str(run.cwd), "cap": cap, "out": str(out), "err": str(err)}
+            self.process.stdin.write(json.dumps(job) + "\n")
+            self.process.stdin.flush()
+            code, cpu_s, maxrss = json.loads(self.process.stdout.readline())
+            lines = [line for part in (out, err) for line in part.read_bytes().decode("utf-8", "replace").splitlines()]
+        last = next((line for line in reversed(lines) if line.startswith("docsnippets:")), lines[-1] if lines else "")
+        return code, cpu_s, maxrss / 1024, last[:160]
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def _ratio(now: float, then: float) -> str:

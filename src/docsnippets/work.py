@@ -66,12 +66,14 @@ class Allowance:
     def parse(self, size: int, path: str) -> None:
         """Count a page of ``size`` bytes that passed the prefilter, before it is judged."""
         self.parsed += size
-        _within(Bound.PARSED_BYTES, self.parsed, self.limits.parsed_bytes, "its pages that may hold snippets", path)
+        _within(
+            Bound.PARSED_BYTES, self.parsed, self.limits.parsed_bytes, "its pages that may hold snippets come", path
+        )
 
     def read_code(self, size: int, path: str) -> None:
         """Count a module of ``size`` bytes the code check is about to parse."""
         self.code += size
-        _within(Bound.CODE_BYTES, self.code, self.limits.code_bytes, "the code its snippets import", path)
+        _within(Bound.CODE_BYTES, self.code, self.limits.code_bytes, "the code its snippets import comes", path)
 
     def check(self) -> None:
         left = self.left()
@@ -89,7 +91,7 @@ class Allowance:
 
 def _within(bound: Bound, spent: int, limit: int | None, what: str, path: str) -> None:
     if limit is not None and spent > limit:
-        raise OverBudget(bound, f"{what} come to more than {limit} bytes (at {path})")
+        raise OverBudget(bound, f"{what} to more than {limit} bytes (at {path})")
 
 
 _CURRENT: ContextVar[Allowance | None] = ContextVar("docsnippets_allowance", default=None)

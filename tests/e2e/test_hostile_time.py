@@ -52,7 +52,7 @@ def test_the_pathological_bench_prints_a_ratio_per_size():
 
 def test_the_pathological_bench_runs_hostile_prs_against_the_bounds():
     script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
-    runs = ["stars-300", "merge-8000", "dashes-5mib"]
+    runs = ["stars-300", "stars-150", "merge-8000", "dashes-5mib"]
     done = subprocess.run(
         [sys.executable, str(script), "--quick", *(a for run in runs for a in ("--run", run))],
         capture_output=True,

@@ -40,7 +40,7 @@ def test_stage2_past_the_code_bound_sets_an_error_status_that_names_it(tmp_path,
     assert result.code == 2, result.stdout + result.stderr
     (status,) = pr.statuses()
     assert status["state"] == "error" and "DOCSNIPPETS_MAX_CODE_BYTES" in status["description"], status
-    assert "more than 10 bytes \\(at `pkg/m.py`\\)" in second.comments()[0]
+    assert "import comes to more than 10 bytes \\(at `pkg/m.py`\\)" in second.comments()[0]
 
 
 def test_stage1_past_a_bound_comments_and_exits_2(tmp_path, fake):
@@ -97,3 +97,40 @@ def test_a_push_check_past_the_cpu_bound_keeps_its_verdict_and_writes_a_short_su
     result = push.run(in_process_runner)
     assert result.code == 1, result.stdout + result.stderr  # stale: the judging was complete
     assert "The full report is in the JSON report: DOCSNIPPETS_MAX_CPU_SECONDS" in result.summary
+
+
+PROSE_PAGES = 20
+PROSE_LINES = 6000  # about 290 KB a page
+
+
+def test_stage2_lets_a_page_without_snippets_go_once_it_is_read(tmp_path, fake, monkeypatch):
+    """Stage 2's head commit holds only the pages that may hold a snippet: when the last page
+    is parsed, the prose pages read before it are no longer in memory."""
+    import tracemalloc
+
+    from docsnippets import work
+
+    prose = {
+        f"docs/en/prose{i:02}.md": f"Prose {i:02} without examples, long enough.\n" * PROSE_LINES
+        for i in range(PROSE_PAGES)
+    }
+    pr = SmallPR(tmp_path, fake, head={**prose, "docs/en/zz.md": PAGE})
+    held: list[int] = []
+    counted = work.parse
+
+    def parse(size: int, path: str) -> None:
+        if path == "docs/en/zz.md":
+            held.append(tracemalloc.get_traced_memory()[0])
+        counted(size, path)
+
+    monkeypatch.setattr(work, "parse", parse)
+    pr.stage2("warm").run(_in_process)  # what the run imports is not counted below
+    held.clear()
+    tracemalloc.start()
+    try:
+        result = pr.stage2().run(_in_process)
+    finally:
+        tracemalloc.stop()
+    assert result.code == 0, result.stdout + result.stderr
+    assert pr.statuses()[-1]["state"] == "failure"
+    assert held and max(held) < sum(map(len, prose.values())) / 4, held

@@ -184,7 +184,8 @@ def test_the_bytes_kept_are_bounded_and_later_files_are_left_to_be_read_as_blobs
 
     monkeypatch.setattr(archive_module, "MAX_KEPT_BYTES", 2500)
     files = {f"docs/p{k}.md": bytes([65 + k]) * 1000 for k in range(5)}
-    files["docs/copy.md"] = files["docs/p0.md"]  # a blob kept already costs nothing more
+    files["docs/copy.md"] = files["docs/p0.md"]  # a blob kept already costs nothing more,
+    files["docs/q-copy.md"] = files["docs/p1.md"]  # even once the bound is reached
     members = [member(TOP, tarfile.DIRTYPE)] + [member(f"{TOP}/{p}", data=d) for p, d in sorted(files.items())]
     kept = read_archive(chunks(archive(members), 1 << 16), listing(files), everything, BOUNDS)
-    assert sorted(kept) == ["docs/copy.md", "docs/p0.md", "docs/p1.md"]
+    assert sorted(kept) == ["docs/copy.md", "docs/p0.md", "docs/p1.md", "docs/q-copy.md"]
