@@ -124,11 +124,11 @@ def test_stage2_lets_a_page_without_snippets_go_once_it_is_read(tmp_path, fake, 
         counted(size, path)
 
     monkeypatch.setattr(work, "parse", parse)
-    pr.stage2("warm").run(_in_process)  # what the run imports is not counted below
+    pr.stage2("warm").run(in_process_runner)  # what the run imports is not counted below
     held.clear()
     tracemalloc.start()
     try:
-        result = pr.stage2().run(_in_process)
+        result = pr.stage2().run(in_process_runner)
     finally:
         tracemalloc.stop()
     assert result.code == 0, result.stdout + result.stderr
