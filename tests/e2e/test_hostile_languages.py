@@ -1,0 +1,59 @@
+"""A configuration's language codes and display names are words the comment shows: in the
+collapsed blocks' summaries too, nothing of them links, mentions or hides.
+
+A code may be spelt ``GH-77`` (letters, a hyphen, digits); a display name may too, or hold a
+dot (``www.example.org``) or a letter GitHub draws as nothing (U+3164 HANGUL FILLER): the pull
+request's configuration reaches stage 1's comment, the base's reaches stage 2's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from tests.support.corpus import write
+from tests.support.gfm import assert_structure, gfm
+from tests.support.scenario import REPO
+from tests.support.stage2_pr import fork_pr
+
+from docsnippets.cli import main
+
+NAMES = {"en": "www.example.org", "de": "GH-77", "GH-77": "Hidden\u3164name"}
+
+
+def config(langs: tuple[str, ...]) -> str:
+    pages = "".join(f"    {c}: docs/{c}/{{path}}\n" for c in langs)
+    names = "".join(f"    {c}: {NAMES[c]}\n" for c in langs)
+    return "translations:\n  source: en\n  pages:\n" + pages + "  names:\n" + names
+
+
+OLD = "async def read_item(q):\n    return await find(q)\n"
+NEW = "async def read_item(q):\n    return await find(q, 1)\n"
+
+
+def page(body: str) -> str:
+    return f"# Page\n\n```python\n{body}```\n"
+
+
+def _update(root: Path) -> None:
+    assert main(["update", "--root", str(root), "--no-cache"], out=open("/dev/null", "w")) == 0  # noqa: SIM115
+
+
+@pytest.mark.parametrize("langs", [("en", "GH-77", "de"), ("en", "GH-77")], ids=["grouped", "one-translation"])
+@pytest.mark.parametrize("stage", [0, 1])
+def test_codes_and_names_of_a_hostile_config_neither_link_nor_hide(tmp_path, fake, stage, langs):
+    files = {".docsnippets.yml": config(langs), **{f"docs/{c}/index.md": page(OLD) for c in langs}}
+    base = write(tmp_path / "base", files)
+    _update(base)
+    head = Path(shutil.copytree(base, tmp_path / "head"))
+    (head / "docs/en/index.md").write_text(page(NEW), encoding="utf-8")
+    _update(head)
+    scenario = fork_pr(tmp_path, fake, base, head, "desync")[stage]
+    result = scenario.run()
+    assert result.code in (0, 1), result.stderr
+    [comment] = [c.body for c in fake.comments(REPO, 42)]
+    assert "<summary>" in comment
+    for text in (comment, result.summary):
+        assert_structure(text, allowed=frozenset({"blockquote"}))
+        shown = "".join(n.text() for n in gfm(text).walk() if n.tag not in ("code", "pre"))
+        assert "\u3164" not in shown
