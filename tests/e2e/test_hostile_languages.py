@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from tests.support.corpus import write
 from tests.support.gfm import assert_structure, gfm
-from tests.support.scenario import REPO
-from tests.support.stage2_pr import fork_pr
+from tests.support.scenario import HEAD_SHA, REPO
+from tests.support.stage2_pr import fork_pr, report
 
 from docsnippets.cli import main
 
@@ -57,3 +57,27 @@ def test_codes_and_names_of_a_hostile_config_neither_link_nor_hide(tmp_path, fak
         assert_structure(text, allowed=frozenset({"blockquote"}))
         shown = "".join(n.text() for n in gfm(text).walk() if n.tag not in ("code", "pre"))
         assert "\u3164" not in shown
+
+
+def test_stage_2_judges_with_the_base_translations_not_the_prs(tmp_path, fake):
+    """A PR that drops its translations from the config (and commits the manifest that config
+    writes) leaves them behind all the same: stage 2 reads the default branch's config."""
+    langs = ("en", "de", "GH-77")
+    base = write(
+        tmp_path / "base", {".docsnippets.yml": config(langs), **{f"docs/{c}/index.md": page(OLD) for c in langs}}
+    )
+    _update(base)
+    head = Path(shutil.copytree(base, tmp_path / "head"))
+    (head / "docs/en/index.md").write_text(page(NEW), encoding="utf-8")
+    (head / ".docsnippets.yml").write_text(
+        "translations:\n  source: en\n  pages:\n    en: docs/en/{path}\n    xx: nowhere/{path}\n", encoding="utf-8"
+    )
+    _update(head)
+    stage1, stage2 = fork_pr(tmp_path, fake, base, head, "desync")
+    assert stage1.run().code == 0  # the PR's own config hides its translations from stage 1
+    result = stage2.run()
+    assert result.code == 0, result.stderr
+    [status] = fake.repos[REPO].statuses[HEAD_SHA]
+    assert status["state"] == "failure"
+    data = report(stage2, result)
+    assert sorted(data["languages"]) == ["GH-77", "de"]
