@@ -81,3 +81,25 @@ def test_stage_2_judges_with_the_base_translations_not_the_prs(tmp_path, fake):
     assert status["state"] == "failure"
     data = report(stage2, result)
     assert sorted(data["languages"]) == ["GH-77", "de"]
+
+
+def test_five_hundred_languages_left_behind_fit_one_comment(tmp_path, fake):
+    """The most templates a config may hold, each language's page left behind by one edit of
+    the source: the comment stays within GitHub's size, the report counts every translation."""
+    langs = ("en", *(f"xx-{i}" for i in range(499)))
+    pages = "".join(f"    {c}: docs/{c}/{{path}}\n" for c in langs)
+    files = {".docsnippets.yml": "translations:\n  pages:\n" + pages}
+    files |= {f"docs/{c}/index.md": page(OLD) for c in langs}
+    base = write(tmp_path / "base", files)
+    _update(base)
+    head = Path(shutil.copytree(base, tmp_path / "head"))
+    (head / "docs/en/index.md").write_text(page(NEW), encoding="utf-8")
+    _update(head)
+    stage1, stage2 = fork_pr(tmp_path, fake, base, head, "desync")
+    first = stage1.run()
+    assert first.code == 1, first.stderr
+    assert report(stage1, first)["verdict"]["desynchronized"] == 499
+    second = stage2.run()
+    assert second.code == 0, second.stderr
+    for body in [c.body for c in fake.comments(REPO, 42)] + [first.summary, second.summary]:
+        assert_structure(body, allowed=frozenset({"blockquote"}))
