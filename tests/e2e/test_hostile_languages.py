@@ -101,5 +101,8 @@ def test_five_hundred_languages_left_behind_fit_one_comment(tmp_path, fake):
     assert report(stage1, first)["verdict"]["desynchronized"] == 499
     second = stage2.run()
     assert second.code == 0, second.stderr
+    assert [s["state"] for s in fake.repos[REPO].statuses[HEAD_SHA]] == ["failure"]
+    assert report(stage2, second)["verdict"]["desynchronized"] == 499
+    assert len(fake.requests()) <= 15, [r.path for r in fake.requests()]
     for body in [c.body for c in fake.comments(REPO, 42)] + [first.summary, second.summary]:
         assert_structure(body, allowed=frozenset({"blockquote"}))

@@ -82,7 +82,7 @@ def test_bad_translations_are_one_line_errors(value, needle):
 
 
 def test_a_pair_rule_with_path_beside_another_slot_is_refused():
-    with pytest.raises(ConfigError, match="{path} alone"):
+    with pytest.raises(ConfigError, match=r"\{path\} alone"):
         from_mapping({"pair_rules": [{"en": "{path}-{name}.md", "zh": "zh/{path}-{name}.md"}]}, "cfg")
 
 
