@@ -106,3 +106,36 @@ def test_five_hundred_languages_left_behind_fit_one_comment(tmp_path, fake):
     assert len(fake.requests()) <= 15, [r.path for r in fake.requests()]
     for body in [c.body for c in fake.comments(REPO, 42)] + [first.summary, second.summary]:
         assert_structure(body, allowed=frozenset({"blockquote"}))
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda t: t.replace('"language": "de"', '"language": "de", "language": "en"', 1),
+        lambda t: t.replace('"language": "de"', '"language": "::error::x\\u202e"', 1),
+        lambda t: t.replace('"en": "docs/en/index.md"', '"en": "../../../etc/passwd"', 1),
+        lambda t: t.replace('"relation": "comments"', '"relation": "identical"'),
+    ],
+    ids=["key-twice", "workflow-command-code", "outside-path", "false-relations"],
+)
+def test_a_forged_schema_3_manifest_is_never_fresh_in_stage_2(tmp_path, fake, forge):
+    langs = ("en", "de")
+    files = {".docsnippets.yml": config(langs), **{f"docs/{c}/index.md": page(OLD) for c in langs}}
+    base = write(tmp_path / "base", files)
+    _update(base)
+    head = Path(shutil.copytree(base, tmp_path / "head"))
+    (head / "docs/en/index.md").write_text(page(OLD + "# a comment\n"), encoding="utf-8")
+    _update(head)
+    manifest = head / "documentation-snippets.json"
+    forged = forge(manifest.read_text(encoding="utf-8"))
+    assert forged != manifest.read_text(encoding="utf-8")
+    manifest.write_text(forged, encoding="utf-8")
+    stage2 = fork_pr(tmp_path, fake, base, head, "stale")[1]
+    result = stage2.run()
+    assert "Traceback" not in result.stderr + result.stdout
+    [status] = fake.repos[REPO].statuses[HEAD_SHA]
+    assert status["state"] in ("failure", "error"), status
+    assert not any(line.startswith("::error::x") for line in result.stdout.splitlines())
+    [comment] = [c.body for c in fake.comments(REPO, 42)]
+    assert_structure(comment, allowed=frozenset({"blockquote"}))
+    assert "documentation-snippets.json" in comment
