@@ -49,6 +49,12 @@ def _check_template(template: str, where: str) -> list[str]:
         )
     if len(set(slots)) != len(slots):
         raise ConfigError(f"{where}: pair rule template {quoted(template)} uses a slot twice; use each slot once")
+    if "path" in slots and len(slots) > 1:
+        # {path} spans directories: beside another slot a long page name splits in cubically
+        # many ways, and {path} alone already names every page {dir}{name} would.
+        raise ConfigError(
+            f"{where}: pair rule template {quoted(template)} mixes slots; use {{path}} alone, or {{dir}} and {{name}}"
+        )
     return sorted(slots)
 
 

@@ -67,6 +67,10 @@ def test_the_setting_names_languages_source_and_names():
         ({"pages": {"de": "docs/de/{path}", "fr": "docs/fr/{path}"}}, "must hold the source language 'en'"),
         ({"pages": {"en": "docs/en/{path}"}}, "at least one translation"),
         ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{name}"}}, "same slots"),
+        # {path} spans directories: beside {dir} or {name} a page name could be split in
+        # cubically many ways (seconds for one long hostile name), and no layout needs it.
+        ({"pages": {"en": "en/{path}-{name}-{dir}.md", "de": "de/{path}-{name}-{dir}.md"}}, "{path} alone"),
+        ({"pages": {"en": "en/{dir}{path}.md", "de": "de/{dir}{path}.md"}}, "{path} alone"),
         ({"pages": {"en": "docs/en/{path}", "d e": "docs/de/{path}"}}, "language code"),
         ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{path}"}, "colour": 1}, "must be a mapping"),
         ({"pages": {"en": "docs/en/{path}", "de": "docs/de/{path}"}, "names": {"de": ""}}, "display names"),
@@ -75,6 +79,11 @@ def test_the_setting_names_languages_source_and_names():
 def test_bad_translations_are_one_line_errors(value, needle):
     with pytest.raises(ConfigError, match=needle):
         from_mapping({"translations": value}, "cfg")
+
+
+def test_a_pair_rule_with_path_beside_another_slot_is_refused():
+    with pytest.raises(ConfigError, match=r"\{path\} alone"):
+        from_mapping({"pair_rules": [{"en": "{path}-{name}.md", "zh": "zh/{path}-{name}.md"}]}, "cfg")
 
 
 def test_a_code_yaml_reads_as_a_boolean_is_an_error_that_says_to_quote_it(tmp_path):

@@ -10,14 +10,13 @@ variant. Every string is finished, escaped Markdown, as in items.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from html import escape
 
 from docsnippets.judge.compare import Change, Desync
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff, code_lines
 from docsnippets.report.context import Links
 from docsnippets.report.items import collapsed, ended
-from docsnippets.report.markup import code_span, fenced, location, plain, visible_block
+from docsnippets.report.markup import code_span, fenced, location, plain, summary_words, visible_block
 from docsnippets.report.resync import patch
 
 Name = Callable[[str | None], str]
@@ -77,7 +76,7 @@ def group_entry(
         return text
     change = edited.get(source.key)
     if change is not None:
-        text += collapsed(f"What changed in {escape(language)}", fenced(visible_block(_changed(change)), "diff"))
+        text += collapsed(f"What changed in {summary_words(language)}", fenced(visible_block(_changed(change)), "diff"))
     for variant in variants(group):
         left = all(state(d, edited, in_change) == LEFT_BEHIND for d in variant)
         text += _variant(variant, name, change if left else None)
@@ -94,14 +93,16 @@ def _variant(variant: Sequence[Desync], name: Name, change: Change | None) -> st
     codes = ", ".join(d.language or "?" for d in variant)
     label = codes if len(variant) == 1 else f"{codes} ({len(variant)} translations with this code)"
     diff = code_diff(source.body, first.body, source.file, first.file) or NO_DIFF
-    summary = escape(f"{name(variant[0].source_language)} vs {label}: the code without comments or docstrings")
+    summary = summary_words(f"{name(variant[0].source_language)} vs {label}: the code without comments or docstrings")
     out = collapsed(summary, fenced(visible_block(diff), "diff"))
     if change is None:
         return out
     offers = [patch(change.before, change.after, d.sides[1]) for d in variant]
     texts = [o.text for o in offers if o.text is not None]
     if len(texts) == len(offers):
-        return out + collapsed(f"Patch that brings {escape(codes)} in line (git apply)", fenced("".join(texts), "diff"))
+        return out + collapsed(
+            f"Patch that brings {summary_words(codes)} in line (git apply)", fenced("".join(texts), "diff")
+        )
     why = next((o.why for o in offers if o.why is not None), None)
     if why is not None:
         which = codes if len(variant) == 1 else f"every one of {codes}"

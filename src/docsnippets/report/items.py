@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from html import escape
 
 from docsnippets.judge.compare import Desync
 from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
@@ -26,6 +25,7 @@ from docsnippets.report.markup import (
     location,
     plain,
     span,
+    summary_words,
     visible_block,
 )
 from docsnippets.report.resync import Offer, patch
@@ -172,11 +172,11 @@ def desync(
     en_side, zh_side = d.sides
     text = code_diff(en_side.body, zh_side.body, en_side.file, zh_side.file)
     text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
-    summary = escape(f"{side[0]} vs {side[1]} code without comments or docstrings")
+    summary = summary_words(f"{side[0]} vs {side[1]} code without comments or docstrings")
     line += collapsed(summary, fenced(visible_block(text), "diff"))
     offer = _patch(d, touched, edited)
     if offer.text is not None:
-        other = escape(side[1 - touched[0]])
+        other = summary_words(side[1 - touched[0]])
         line += collapsed(f"Patch that brings the {other} side in line (git apply)", fenced(offer.text, "diff"))
     elif offer.why is not None:
         line += f"\n\n  No patch for the {plain(side[1 - touched[0]])} side: {plain(offer.why)}; edit its code by hand."

@@ -8,6 +8,7 @@ in the one visible form of ``docsnippets.visible``.
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import TYPE_CHECKING
 
 from docsnippets.snippets.records import Snippet
@@ -62,6 +63,21 @@ def _plain_word(word: str) -> str:
         return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", word)
     tail = word[len(core) :]
     return code_span(core) + re.sub(r"([)])", r"\\\1", tail)
+
+
+def summary_words(text: str) -> str:
+    """Words for a ``<summary>``, which is raw HTML: Markdown's code spans do not work there, and
+    GitHub still links ``GH-77``, ``#77`` and ``@name`` in its text. Language names and codes come
+    from a configuration (the pull request's in stage 1): each word that could link is set in
+    ``<code>``, the rest HTML-escaped, hidden characters in their visible form."""
+    return "".join(_summary_word(part) for part in re.split(r"(\s+)", visible(text)))
+
+
+def _summary_word(word: str) -> str:
+    core = word.rstrip(_TRAILING)
+    if not core or word.isspace() or not _LINKABLE_WORD.search(core):
+        return escape(word)
+    return f"<code>{escape(core)}</code>{escape(word[len(core) :])}"
 
 
 def linkable(path: str) -> bool:
