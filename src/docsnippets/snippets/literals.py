@@ -42,17 +42,14 @@ tokens, which :mod:`classify` keeps for the body already; nothing is run.
 
 from __future__ import annotations
 
-import ast
-import codecs
 import keyword
 import re
-import string
 import tokenize
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from docsnippets.snippets import classify
+from docsnippets.snippets.placeholders import Token, literal_parts, placeholders, plain_value
 
 # The last words of names that hold code (rule 1).
 _CODE_WORDS = (
@@ -72,17 +69,14 @@ _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "in", "is", "not"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _FSTRING_START = classify.FSTRING_START  # 3.12 and later split f-strings into tokens
-_FSTRING_MIDDLE = classify.FSTRING_MIDDLE
 _FSTRING_END = classify.FSTRING_END
 _STARTS = (tokenize.STRING, _FSTRING_START)
 
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.|mailto:)")
 _FILE = re.compile(r".\.[A-Za-z0-9]{1,8}$")
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?[.!?,:;]*")
-_PERCENT = re.compile(r"%(?:%|(\([^()\n]{0,100}\))?[#0+\-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsa])")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-Token = tuple[int, str]  # (type, text), as classify.comparable_tokens gives them
 Span = tuple[tuple[int, int], tuple[int, int]]
 
 
@@ -228,7 +222,7 @@ def _bound_name(tokens: Sequence[Token], i: int, stack: Sequence[_Bracket]) -> s
     if text in ("=", ":=") and i >= 2 and tokens[i - 2][0] == tokenize.NAME:
         return tokens[i - 2][1]
     if text == ":" and stack and stack[-1].char == "{" and i >= 2 and tokens[i - 2][0] == tokenize.STRING:
-        return _plain_value(tokens[i - 2][1])
+        return plain_value(tokens[i - 2][1])
     return None
 
 
@@ -262,25 +256,11 @@ def names_code(name: str) -> bool:
     return last in CODE_WORDS or (last.endswith("s") and last[:-1] in CODE_WORDS)
 
 
-def _plain_value(text: str) -> str | None:
-    body = text.lstrip("rRuU")
-    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
-    if "\\" not in body and len(body) >= 2 * len(quote) and body.endswith(quote):
-        return body[len(quote) : len(body) - len(quote)]  # nothing to unescape: the common case, cheaply
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-        return None
-    return value if isinstance(value, str) else None
-
-
 def _piece(tokens: Sequence[Token], coded: bool) -> Piece:
     raw = tuple(text for _, text in tokens)
     if sum(map(len, raw)) > MAX_READ_CHARS:
         return Piece(raw, True)
-    parts = _parts(tokens)
+    parts = literal_parts(tokens)
     if parts is None:
         return Piece(raw, True)
     segments: list[str] = []
@@ -292,7 +272,7 @@ def _piece(tokens: Sequence[Token], coded: bool) -> Piece:
         literal += part  # the tokenizer may cut one text in two at an escaped brace: join it first
         if field is None and n < last:
             continue
-        text, found, auto = _placeholders(literal)
+        text, found, auto = placeholders(literal)
         segments.append(text)
         fields += found
         ordered = ordered or auto
@@ -303,96 +283,6 @@ def _piece(tokens: Sequence[Token], coded: bool) -> Piece:
     text = "".join(segments)
     foreign = any(ch.isalpha() and not ch.isascii() for ch in text)
     return Piece(raw, coded or code_shaped(text), tuple(fields), ordered, foreign)
-
-
-def _parts(tokens: Sequence[Token]) -> list[tuple[str, str | None]] | None:
-    """The literal as (text, the replacement field after it or None); None for bytes or what
-    does not read as a string."""
-    kind, first = tokens[0]
-    prefix = first[: len(first) - len(first.lstrip("bBrRuUfF"))].lower()
-    if "b" in prefix:
-        return None
-    if kind == _FSTRING_START:
-        return _split_fstring(tokens, "r" in prefix)
-    if "f" not in prefix:
-        value = _plain_value(first)
-        return None if value is None else [(value, None)]
-    return _parsed_fstring(first)
-
-
-def _parsed_fstring(text: str) -> list[tuple[str, str | None]] | None:
-    """An f-string that is one token (before Python 3.12), by its syntax tree."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-    if not isinstance(tree, ast.JoinedStr):
-        return None
-    out: list[tuple[str, str | None]] = []
-    for value in tree.values:
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            out.append((value.value, None))
-        else:
-            out.append(("", ast.dump(value)))
-    return out
-
-
-def _split_fstring(tokens: Sequence[Token], raw: bool) -> list[tuple[str, str | None]]:
-    """An f-string the tokenizer split (Python 3.12 and later): its text and its fields."""
-    out: list[tuple[str, str | None]] = []
-    depth = 0
-    field: list[str] = []
-    for kind, text in tokens[1:-1]:
-        if depth == 0 and kind == _FSTRING_MIDDLE:
-            out.append((text if raw else _unescaped(text), None))
-            continue
-        if kind == tokenize.OP and text == "{":
-            depth += 1
-        elif kind == tokenize.OP and text == "}":
-            depth -= 1
-        field.append(text)
-        if depth == 0:
-            out.append(("", "".join(field)))
-            field = []
-    return out
-
-
-def _unescaped(text: str) -> str:
-    """An f-string's text with its backslash escapes read, as the one-token form has them."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return codecs.decode(text.encode("ascii", "backslashreplace"), "unicode_escape")
-    except (UnicodeDecodeError, ValueError):
-        return text
-
-
-def _placeholders(text: str) -> tuple[str, list[str], bool]:
-    """The text with its ``{field}`` and ``%`` placeholders blanked, the placeholders, and
-    whether one is automatic (its place gives its meaning)."""
-    found: list[str] = []
-    auto = False
-    kept: list[str] = []
-    try:
-        parsed = list(string.Formatter().parse(text)) if "{" in text or "}" in text else [(text, None, None, None)]
-    except ValueError:
-        parsed = [(text, None, None, None)]
-    for literal, name, spec, conversion in parsed:
-        kept.append(literal)
-        if name is not None:
-            found.append(f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}")
-            auto = auto or name == ""
-            kept.append(" ")
-    blanked = "".join(kept)
-    if "%" not in blanked:
-        return blanked, found, auto
-    for match in _PERCENT.finditer(blanked):
-        if match.group(0) != "%%":
-            found.append(match.group(0))
-            auto = auto or match.group(1) is None
-    return _PERCENT.sub(" ", blanked), found, auto
 
 
 def code_shaped(text: str) -> bool:
