@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # started only when the declared version is not the running o
 
 # One body judged: far longer than a body within the size caps takes, short of a stalled run.
 ANSWER_SECONDS = 60.0
+# The shortest wait between two looks at the CPU bound while a child works on an answer.
+_SLICE = 0.05
 _CLOSE_SECONDS = 5.0  # for a child told to stop (its input closed) to exit by itself
 _BOOT = (
     "import sys; sys.path.append(sys.argv[1]); "
@@ -225,10 +227,8 @@ class Child:
         self.prepare()
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        # Waiting is bounded by the run's CPU bound too: the child cannot use more than it waits.
-        left = work.cpu_left()
-        waits = self.answer_seconds if left is None else max(0.0, min(self.answer_seconds, left))
-        deadline = time.monotonic() + waits
+        started = time.monotonic()
+        deadline = self._deadline(started)
         pending = memoryview(request)
         with selectors.DefaultSelector() as selector:
             selector.register(process.stdout, selectors.EVENT_READ)
@@ -236,11 +236,9 @@ class Child:
                 selector.register(process.stdin, selectors.EVENT_WRITE)
             while (line := self._line()) is None:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
-                if not ready:
-                    self.close(kill=True)
-                    if waits < self.answer_seconds:
-                        raise work.cpu_spent()
-                    raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
+                if not ready and time.monotonic() >= deadline:
+                    self._waited(started)
+                    deadline = self._deadline(started)
                 for key, _ in ready:
                     if key.fileobj is process.stdin:
                         pending = self._write(pending)
@@ -253,6 +251,26 @@ class Child:
         except ValueError:
             self.close(kill=True)
             raise self._not_a_judge() from None
+
+    def _deadline(self, started: float) -> float:
+        """When to look again at a child that has not answered: at the answer limit, or sooner
+        when less of the run's CPU bound is left (the child cannot use more CPU than it is
+        waited for, so a busy child is stopped where the bound is reached, not a minute later)."""
+        left = work.cpu_left()
+        limit = started + self.answer_seconds
+        return limit if left is None else min(limit, time.monotonic() + max(left, _SLICE))
+
+    def _waited(self, started: float) -> None:
+        """Raise if waiting is over: the CPU bound spent (by the child or this process), or the
+        answer limit passed with CPU still left (a child that answers nothing and uses no CPU is
+        a broken Python, however little CPU the run has left)."""
+        left = work.cpu_left()
+        if left is not None and left <= 0:
+            self.close(kill=True)
+            raise work.cpu_spent()
+        if time.monotonic() - started >= self.answer_seconds:
+            self.close(kill=True)
+            raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
 
     def _write(self, pending: memoryview) -> memoryview:
         assert self._process is not None and self._process.stdin is not None

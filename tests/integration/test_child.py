@@ -290,7 +290,7 @@ def test_an_answer_is_awaited_no_longer_than_the_cpu_bound_leaves(tmp_path):
     from docsnippets import work
     from docsnippets.work import Bound, Limits, OverBudget
 
-    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nsleep 30")
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
     child = interpreter.Child(OTHER, script)
     interpreter._children[(OTHER, script)] = child
     try:
@@ -302,6 +302,28 @@ def test_an_answer_is_awaited_no_longer_than_the_cpu_bound_leaves(tmp_path):
             child.facts("await x\n", ())
         assert caught.value.bound == Bound.CPU_SECONDS
         assert time.monotonic() - started < interpreter.ANSWER_SECONDS / 2
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)
+
+
+def test_a_silent_child_is_a_broken_python_though_cpu_is_left(tmp_path):
+    """A child that stops answering and uses no CPU has not spent the run's CPU bound, however
+    little of it is left: the run says the declared Python gave no answer, not that judging
+    took too long."""
+    from docsnippets import work
+    from docsnippets.work import Limits
+
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nexec sleep 600")
+    child = interpreter.Child(OTHER, script, answer_seconds=1.0)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        child.prepare()
+        child._greet()
+        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 0.2, clock=interpreter.cpu_seconds)
+        with work.bounded(bound), pytest.raises(GrammarError) as caught:
+            child.facts("await x\n", ())
+        assert "no answer within 1 s" in str(caught.value)
     finally:
         child.close(kill=True)
         interpreter._children.pop((OTHER, script), None)
