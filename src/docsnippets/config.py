@@ -179,12 +179,22 @@ def _str_list(value: Any, key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _selecting(value: Any, key: str, where: str) -> tuple[str, ...]:
+    """A list that selects what is read: empty, it would select nothing, and pass every check."""
+    found = _str_list(value, key, where)
+    if not found:
+        raise ConfigError(
+            f"{where}: '{key}' is empty, so nothing would be checked; name at least one, or leave the key out"
+        )
+    return found
+
+
 def _languages(value: Any, key: str, where: str) -> tuple[str, ...]:
-    return tuple(v.lower() for v in _str_list(value, key, where))
+    return tuple(v.lower() for v in _selecting(value, key, where))
 
 
 def _extensions(value: Any, key: str, where: str) -> tuple[str, ...]:
-    return tuple((v if v.startswith(".") else "." + v).lower() for v in _str_list(value, key, where))
+    return tuple((v if v.startswith(".") else "." + v).lower() for v in _selecting(value, key, where))
 
 
 def _exclude(value: Any, key: str, where: str) -> tuple[str, ...]:

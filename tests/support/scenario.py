@@ -71,17 +71,26 @@ def subprocess_runner(
     return done.returncode, done.stdout, done.stderr
 
 
+DEFAULT_CPU_SECONDS = 90.0  # DOCSNIPPETS_MAX_CPU_SECONDS when unset (docs/security.md)
+
+
 def in_process_runner(env: dict[str, str], workspace: Path, runner_dir: Path) -> tuple[int, str, str]:
     """The entrypoint in this process, so a test can replace a piece of it (a clock, say)."""
     import io
 
+    from docsnippets import interpreter
     from docsnippets.github.action import main
 
+    environ = {**os.environ, **env}
+    if "DOCSNIPPETS_MAX_CPU_SECONDS" not in environ:
+        # The bound counts the CPU of the run's process, which the Action starts for the run;
+        # this process has run other tests first, so the run's own default bound starts now.
+        environ["DOCSNIPPETS_MAX_CPU_SECONDS"] = str(interpreter.cpu_seconds() + DEFAULT_CPU_SECONDS)
     out, err = io.StringIO(), io.StringIO()
     here = os.getcwd()
     os.chdir(workspace)
     try:
-        code = main(environ={**os.environ, **env}, out=out, err=err)
+        code = main(environ=environ, out=out, err=err)
     finally:
         os.chdir(here)
     return code, out.getvalue(), err.getvalue()

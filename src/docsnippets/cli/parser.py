@@ -99,10 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="LIST",
             default="stale",
             help="exit 1 when the manifest is stale (stale, the default), also when a bilingual pair is out of "
-            "sync (desync) or an import of a snippet is broken (references), as a comma-separated list; "
+            "sync (desync) or an import or call of a snippet does not fit the code (references), as a "
+            "comma-separated list; "
             "never alone turns the gate off; 2 on errors",
         )
-        p.add_argument("--no-references", action="store_true", help="do not check the snippets' imports")
+        p.add_argument(
+            "--no-references", action="store_true", help="do not check the snippets' imports and calls against the code"
+        )
         p.add_argument(
             "--format",
             choices=("text", "markdown", "json"),
