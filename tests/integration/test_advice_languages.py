@@ -89,3 +89,37 @@ def test_a_translation_edited_alone_can_also_be_undone(tmp_path):
     run_git(repo, "checkout", base, "--", "docs/ja/guide.md")
     committed(repo, "undone")
     assert comment_of(repo, base)[0] == 0
+
+
+def test_a_translation_page_removed_is_restored_or_deleted_in_every_language(tmp_path):
+    repo, base = three_languages(tmp_path)
+    run_git(repo, "rm", "-q", "docs/zh-hant/other.md")
+    committed(repo, "the Traditional Chinese page removed")
+    code, comment = comment_of(repo, base)
+    assert code == 1, comment
+    assert "bilingual" not in comment
+    assert fix_lines(comment) == [
+        "- restore `docs/zh-hant/other.md`, or delete the page in every language "
+        "\\(`docs/en/other.md`, `docs/ja/other.md`\\)"  # parentheses escaped, as all our prose
+    ]
+    code, text = run("diff", base, "--root", str(repo), "--fail-on", "desync")
+    assert code == 1 and "bilingual" not in text, text
+    assert "fix: restore docs/zh-hant/other.md, or delete the page in every language" in text, text
+    run_git(repo, "rm", "-q", "docs/en/other.md", "docs/ja/other.md")
+    committed(repo, "the page deleted in every language, as the fix says")
+    code, comment = comment_of(repo, base)
+    assert code == 0, comment
+
+
+def test_a_source_page_removed_is_restored_or_deleted_in_every_language(tmp_path):
+    repo, base = three_languages(tmp_path)
+    run_git(repo, "rm", "-q", "docs/en/other.md")
+    committed(repo, "the English page removed")
+    code, comment = comment_of(repo, base)
+    assert code == 1 and "bilingual" not in comment, comment
+    assert (
+        "- restore `docs/en/other.md`, or delete the page in every language "
+        "\\(`docs/ja/other.md`, `docs/zh-hant/other.md`\\)" in comment
+    )
+    assert "delete `docs/ja/other.md` as well" not in comment
+    assert len(fix_lines(comment)) == 1  # both translations lost the same page: one fix

@@ -333,6 +333,6 @@ def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:
     out = []
     for x in union(freshness.lost, ctx.changes.lost if ctx.changes is not None else ()):
         went = f"renamed to {code_span(x.moved_to)}" if x.moved_to else "deleted"
-        n = counted(x.pairs, "bilingual example")
+        n = counted(x.pairs, "example" if x.languages else "bilingual example")
         out.append(f"- {code_span(x.kept)} lost its counterpart {code_span(x.gone)} ({went}): {n} no longer paired")
     return out

@@ -93,7 +93,7 @@ def fixes(
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
     lost = union(freshness.lost, changes.lost if changes is not None else ())
     if lost:
-        steps = [f"- {plain(x.fix())}" for x in lost]
+        steps = list(dict.fromkeys(f"- {plain(x.fix())}" for x in lost))  # a page lost in every language: one fix
         parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(steps) + "\n")
     if freshness.broken_references:
         lead = (

@@ -225,7 +225,7 @@ def report_text(
             "fix: give each out-of-sync pair the same code (comments and translated strings may differ); "
             "translate a missing example"
         )
-    lines += [f"fix: {visible(x.fix())}" for x in lost]
+    lines += list(dict.fromkeys(f"fix: {visible(x.fix())}" for x in lost))
     if report.broken_references:
         from docsnippets.references.findings import fixes_for
 
