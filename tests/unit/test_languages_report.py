@@ -160,11 +160,12 @@ def test_untranslated_pages_are_listed_per_language_in_every_report_and_never_fa
     assert report.summary["untranslated_by_language"] == {"fr": {"count": 1, "pages": ["docs/en/guide.md"]}}
     assert report.summary["without_source"] == ["docs/fr/other.md"]
     text = report_text(report, inventory=after)
-    assert "  fr (1): docs/en/guide.md" in text and "translation pages with no source page: docs/fr/other.md" in text
+    assert "  fr (1): docs/en/guide.md" in text and "1 translation page with no source page: docs/fr/other.md" in text
     assert text.rstrip().splitlines()[-1].startswith("check passed")
     assert report_json(report)["languages"]["fr"]["untranslated"] == {"count": 1, "pages": ["docs/en/guide.md"]}
     comment = comment_of(config, report, after)
-    assert "#### Untranslated pages (2)" in comment and "<details><summary>All 2 entries</summary>" in comment
+    assert "#### Untranslated pages (1)" in comment and "<details><summary>1 language</summary>" in comment
+    assert "#### Translation pages with no source page (1)" in comment
     assert "- `fr` (French): 1 page: `docs/en/guide.md`" in comment
 
 
