@@ -13,11 +13,12 @@ from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.fileio import write_atomic
-from docsnippets.judge.inventory import whole
+from docsnippets.judge.inventory import unreadable, whole
 from docsnippets.manifest import build as mf
 from docsnippets.manifest import store
 from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
+from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree
 
 
@@ -46,7 +47,11 @@ def update(
     from docsnippets.manifest.source import resolve_source, source_change  # update alone records one
 
     old_text, old = store.previous(manifest_path, root=tree.root)  # refuses what it must not overwrite
-    inventory, _ = whole(tree, config, memo)
+    inventory, found = whole(tree, config, memo)
+    lost = unreadable(found.notices, {s.file for s in mf.to_inventory(old).snippets}) if old is not None else ()
+    if lost:
+        more = f" ({len(lost) - 1} more such pages)" if len(lost) > 1 else ""
+        raise SourceError(f"{lost[0]}{more}; the manifest was left unchanged, so as not to drop them")
     source_info = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
     data = mf.build(inventory, config, source_info.repository, source_info.commit, source_info.linked)
     text = mf.dumps(data)

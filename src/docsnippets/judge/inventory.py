@@ -200,6 +200,17 @@ def partial(
     return overlay(recorded, fresh, reread, config, source), fresh
 
 
+def unreadable(notices: Iterable[Notice], recorded: Collection[str]) -> tuple[Refusal, ...]:
+    """The pages the manifest records snippets of that could not be read this time (not UTF-8,
+    binary, over ``max_file_bytes``...), as refusals: what cannot be read is an error, and its
+    records stay, never read as the page's removal. A page with no records is only a notice."""
+    return tuple(
+        Refusal(n.file, f"{n.message} (the manifest records snippets of it, kept as they are)")
+        for n in notices
+        if n.file in recorded
+    )
+
+
 def keep_records(current: Inventory, recorded: Inventory, files: Collection[str], config: Config) -> Inventory:
     """``current`` with the snippets of ``files`` as ``recorded`` has them.
 

@@ -19,7 +19,7 @@ from docsnippets import work
 from docsnippets.config import Config
 from docsnippets.judge.code import base_findings, code_findings
 from docsnippets.judge.compare import Report, all_lost, compare, limit_desync, match
-from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, whole
+from docsnippets.judge.inventory import EMPTY, keep_records, overlay, partial, touched_files, unreadable, whole
 from docsnippets.judge.lost import LostPair
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.manifest import build as mf
@@ -158,7 +158,8 @@ def _judge(case: Case) -> Judgement:
         current, fresh = partial(source, recorded, {*touched, *case.reread}, config, case.memo)
     else:
         current, fresh = whole(source, config, case.memo, also=touched or ())
-    refused = {r.path for r in fresh.refused}
+    refusals = (*fresh.refused, *unreadable(fresh.notices, known))
+    refused = {r.path for r in refusals}
     current = keep_records(current, recorded, refused, config)
     settings_changed = data is not None and not config.same_selection(data.get("selection"))
     freshness = compare(
@@ -192,6 +193,6 @@ def _judge(case: Case) -> Judgement:
         touched=tuple(touched) if touched is not None else None,
         manifest_missing=data is None,
         base_missing=case.base is not None and case.base.missing,
-        refused=fresh.refused,
+        refused=refusals,
         translations=config.translations,
     )
