@@ -123,7 +123,7 @@ def test_an_example_added_in_every_language_is_one_entry():
     assert "(and 3 translations, same code)" in report_text(report, changes=report, inventory=after)
 
 
-def test_a_translation_edited_alone_is_the_side_that_moved_and_the_source_gets_the_patch():
+def test_a_translation_edited_alone_is_the_side_that_moved_and_the_others_get_the_patch():
     codes = ("en", "de", "fr")
     config = config_of(codes)
     files = tree(codes, 1, "old", False)
@@ -132,8 +132,11 @@ def test_a_translation_edited_alone_is_the_side_that_moved_and_the_source_gets_t
     after = inventory(config, {**files, "docs/de/guide.md": edited})
     text = comment_of(config, compare(before, after), after)
     assert "this PR edited the German side, not the English one" in text
-    assert "Patch that brings the English side in line (git apply)" in text
-    assert "+++ b/docs/en/guide.md" in text and "fr" not in text.split("#### Translations out of sync")[1].split("|")[0]
+    # The source and the translation this PR did not touch take the same edit, in one patch.
+    assert "Patch that brings the English side and fr in line (git apply)" in text
+    assert "+++ b/docs/en/guide.md" in text and "+++ b/docs/fr/guide.md" in text
+    assert "- `de`: undo the edit of `docs/de/guide.md:4-6`, or make the same change in `docs/en/guide.md:4-6`"
+    assert "in every other translation: `docs/fr/guide.md:4-6`" in text
 
 
 def test_an_example_removed_from_every_language_is_one_entry():
@@ -157,11 +160,12 @@ def test_untranslated_pages_are_listed_per_language_in_every_report_and_never_fa
     assert report.summary["untranslated_by_language"] == {"fr": {"count": 1, "pages": ["docs/en/guide.md"]}}
     assert report.summary["without_source"] == ["docs/fr/other.md"]
     text = report_text(report, inventory=after)
-    assert "  fr (1): docs/en/guide.md" in text and "translation pages with no source page: docs/fr/other.md" in text
+    assert "  fr (1): docs/en/guide.md" in text and "1 translation page with no source page: docs/fr/other.md" in text
     assert text.rstrip().splitlines()[-1].startswith("check passed")
     assert report_json(report)["languages"]["fr"]["untranslated"] == {"count": 1, "pages": ["docs/en/guide.md"]}
     comment = comment_of(config, report, after)
-    assert "#### Untranslated pages (2)" in comment and "<details><summary>All 2 entries</summary>" in comment
+    assert "#### Untranslated pages (1)" in comment and "<details><summary>1 language</summary>" in comment
+    assert "#### Translation pages with no source page (1)" in comment
     assert "- `fr` (French): 1 page: `docs/en/guide.md`" in comment
 
 

@@ -98,11 +98,13 @@ def write_report(
 def update_summary(out: TextIO, shown: Path, written: bool, after: Inventory, before: dict[str, Any] | None) -> None:
     """What ``update`` did, in one line, then how the pairs changed when they did and why."""
     s = summarize(after)
+    orphans = len(s.get("without_source", []))
     print(
         f"{'wrote' if written else 'unchanged'} {shown}: {counted(s['fences'], 'snippet')} in "
         f"{counted(s['files'], 'file')}, {counted(s['pairs'], 'pair')}, {counted(s['examples'], 'example')}, "
         f"{counted(s['distinct_bodies'], 'distinct body', 'distinct bodies')}"
-        + (f", {counted(s['untranslated'], 'untranslated page')}" if s["untranslated"] else ""),
+        + (f", {counted(s['untranslated'], 'untranslated page')}" if s["untranslated"] else "")
+        + (f", {counted(orphans, 'translation page')} with no source page" if orphans else ""),
         file=out,
     )
     old = to_inventory(before) if before is not None else None

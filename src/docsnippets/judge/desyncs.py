@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from docsnippets.constants import Relation
 from docsnippets.snippets.records import Inventory, Snippet
 
+Twin = tuple[str, Snippet]  # (language, the example in that language's page)
+
 
 @dataclass(frozen=True)
 class Desync:
@@ -28,6 +30,9 @@ class Desync:
     language: str | None = None
     source_language: str | None = None
     in_source: bool = True  # the first side is the source page's (a translation's example the source lacks: not)
+    # Under the translations setting, a diverged pair's source example in each other translation
+    # (language, its twin there): a fix made on one translation alone must reach these too.
+    others: tuple[Twin, ...] = ()
 
 
 # (snippet index, the translation it is out of step in): a source example may be out of step
@@ -48,15 +53,42 @@ def _codes(inv: Inventory, first: str, other: str) -> tuple[str | None, str | No
     return (b, a, True) if a == inv.source_language else (a, b, False)
 
 
+def _twins(inv: Inventory) -> dict[int, list[int]]:
+    """Each source example's twins, one per translation that has it (empty with two languages)."""
+    out: dict[int, list[int]] = {}
+    if inv.source_language is None:
+        return out
+    for pair in inv.pairs:
+        out.setdefault(pair.source, []).append(pair.translation)
+    return out
+
+
+def _others(inv: Inventory, twins: dict[int, list[int]], source: int, translation: int) -> tuple[Twin, ...]:
+    """The source example's twins in every translation but ``translation``'s, by language."""
+    found = (
+        (inv.language_of(inv.snippets[t].file) or "?", inv.snippets[t])
+        for t in twins.get(source, ())
+        if t != translation
+    )
+    return tuple(sorted(found, key=lambda x: x[0]))
+
+
 def desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
     entries: list[Desync] = []
+    twins = _twins(inv)
     for pair in inv.pairs:
         if pair.relation == Relation.DIVERGED:
             sides = (inv.snippets[pair.source], inv.snippets[pair.translation])
             ids = (inv.ids[pair.source], inv.ids[pair.translation])
             code, source, _ = _codes(inv, sides[0].file, sides[1].file)
             found = Desync(
-                Relation.DIVERGED, sides, (pair.source, pair.translation), ids, language=code, source_language=source
+                Relation.DIVERGED,
+                sides,
+                (pair.source, pair.translation),
+                ids,
+                language=code,
+                source_language=source,
+                others=_others(inv, twins, pair.source, pair.translation),
             )
             entries.append(found)
     for i, other in inv.missing_twins():

@@ -32,23 +32,39 @@ class LostPair:
     gone: str
     moved_to: str | None
     pairs: int  # aligned examples the two pages had
+    # Under the translations setting (``languages``): the page's other languages that still
+    # exist, which a fix deleting or renaming ``kept`` alone would leave without their source
+    # or one of their translations.
+    others: tuple[str, ...] = ()
+    languages: bool = False
 
     @property
     def happened(self) -> str:
         return f"renamed to {self.moved_to}" if self.moved_to else "deleted"
 
     def sentence(self) -> str:
-        return (
-            f"{self.kept} lost its counterpart {self.gone} ({self.happened}); "
-            f"{counted(self.pairs, 'bilingual example')} no longer paired"
-        )
+        noun = "example" if self.languages else "bilingual example"
+        lost = f"{counted(self.pairs, noun)} no longer paired"
+        return f"{self.kept} lost its counterpart {self.gone} ({self.happened}); {lost}"
 
     def fix(self) -> str:
+        if self.languages:
+            return self._every_language()
         if self.moved_to is None:
             return f"delete {self.kept} as well, or restore {self.gone}"
         target = _same_rename(self.kept, self.gone, self.moved_to)
         to = f" to {target}" if target else " the same way"
         return f"rename {self.kept}{to}, or undo the rename of {self.gone}"
+
+    def _every_language(self) -> str:
+        """Undo what happened to the one page, or do it to the page in every language."""
+        pages = sorted((self.kept, *self.others))
+        if self.moved_to is None:
+            return f"restore {self.gone}, or delete the page in every language ({', '.join(pages)})"
+        renamed = [f"{p} to {t}" if (t := _same_rename(p, self.gone, self.moved_to)) else p for p in pages]
+        return (
+            f"undo the rename of {self.gone}, or rename the page the same way in every language ({', '.join(renamed)})"
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +73,7 @@ class LostPair:
             "happened": "renamed" if self.moved_to else "deleted",
             "moved_to": self.moved_to,
             "pairs": self.pairs,
+            "others": list(self.others),
             "fix": self.fix(),
         }
 
@@ -91,8 +108,16 @@ def lost_pairs(before: Inventory, after: Inventory, mapping: Mapping[int, int]) 
                 for i, s in enumerate(before.snippets)
                 if s.file == gone and i in mapping and after.snippets[mapping[i]].file != gone
             )
-            out.append(LostPair(kept, gone, went.most_common(1)[0][0] if went else None, n))
+            moved_to = went.most_common(1)[0][0] if went else None
+            others = _other_languages(before, present, kept, gone) if after.languages else ()
+            out.append(LostPair(kept, gone, moved_to, n, others, bool(after.languages)))
     return tuple(out)
+
+
+def _other_languages(before: Inventory, present: Collection[str], kept: str, gone: str) -> tuple[str, ...]:
+    """The pages that were in one translation group with ``kept`` and ``gone`` and still exist."""
+    group = set(before.counterparts_of(kept)) | set(before.counterparts_of(gone))
+    return tuple(sorted(group & set(present) - {kept, gone}))
 
 
 def union(*groups: Iterable[LostPair]) -> tuple[LostPair, ...]:

@@ -31,7 +31,7 @@ class Verdict:
     manifest_missing: bool = False
     references: int = 0
     lost: int = 0  # pairs of pages one side of which was renamed or deleted: desynchronized too
-    translated: bool = False  # the desynchronized are translations of any number of languages
+    translated: bool = False  # the translations setting: any number of languages, none "bilingual"
     # Found already at the change's base (debts.py): said, never counted.
     desync_debts: int = 0
     reference_debts: int = 0
@@ -87,7 +87,8 @@ class Verdict:
         return f"{counted(self.desync, 'bilingual example')} out of sync"
 
     def lost_words(self) -> str:
-        return f"{counted(self.lost, 'bilingual page')} lost {plural(self.lost, 'its', 'their')} counterpart"
+        noun = "page" if self.translated else "bilingual page"
+        return f"{counted(self.lost, noun)} lost {plural(self.lost, 'its', 'their')} counterpart"
 
     def pair_words(self) -> str:
         """The desynchronized examples and the pages that lost their counterpart, as counted."""
@@ -163,7 +164,13 @@ def decide(
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
         lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
-        translated=any(d.language is not None for d in (*freshness.desynchronized, *freshness.desync_debts)),
+        translated=_translated(freshness),
         desync_debts=len(freshness.desync_debts),
         reference_debts=len(freshness.reference_debts),
     )
+
+
+def _translated(freshness: Report) -> bool:
+    """Whether the languages are configured (their counts are per language) or the entries say so."""
+    entries = (*freshness.desynchronized, *freshness.desync_debts)
+    return "untranslated_by_language" in freshness.summary or any(d.language is not None for d in entries)

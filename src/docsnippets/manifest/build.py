@@ -68,8 +68,13 @@ def summarize(inv: Inventory) -> dict[str, Any]:
         "pairs": len(inv.pairs),
         "examples": len(inv.snippets) - len(inv.pairs),
         "distinct_bodies": len({s.body_sha256 for s in inv.snippets}),
-        # pages with snippets and no counterpart file: informational, never a failure
-        "untranslated": sum(1 for _, other in inv.counterparts if other is None),
+        # pages with snippets and no counterpart file (under the translations setting: a source
+        # page once per language with no page for it): informational, never a failure
+        "untranslated": (
+            sum(u.count for u in inv.untranslated)
+            if inv.languages
+            else sum(1 for _, other in inv.counterparts if other is None)
+        ),
         "status": {k: statuses.get(k, 0) for k in Status},
         "relation": {**{k: relations.get(k, 0) for k in PAIR_RELATIONS}, Relation.MISSING: len(inv.missing_twins())},
         **(_by_language(inv) if inv.languages else {}),

@@ -139,6 +139,7 @@ def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str
         ("translation pairs" if grouped else "bilingual pairs", summary["pairs"]),
         ("examples", summary["examples"]),
         ("untranslated pages", _untranslated_total(summary) if grouped else summary.get("untranslated", 0)),
+        ("pages with no source", len(summary.get("without_source", []))),
     ]
     change = [("desynchronized", desync)]
     if changes is not None:
@@ -178,6 +179,7 @@ def _section(
         "more": total - len(shown),
         "table": ci.file_table(snippets) if big and snippets else "",
         "collapsed": big,
+        "summary": "",  # the collapsed list's own words, else "All N entries"
     }
 
 
@@ -220,6 +222,7 @@ def _sections(
         _section("Back in sync", back, [], short),
         _section("Warnings", [f"- {code_span(n)}" for n in freshness.notices], [], short),
         _untranslated(freshness.summary, ctx, short),
+        _without_source(freshness.summary, short),
     ]
 
 
@@ -227,23 +230,32 @@ NAMED_PAGES = 10  # pages named per language before the rest are counted
 
 
 def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortening) -> dict[str, Any]:
-    """Per language, the source pages with examples and no page in it, and the translation pages
-    without a source page: informational, never a failure, so collapsed."""
+    """Per language, the source pages with examples and no page in it: informational, never a
+    failure, so collapsed; counted as the table counts them, a page once per language."""
     items = []
     for code, missing in sorted(summary.get("untranslated_by_language", {}).items()):
         pages = _pages(missing["pages"], missing["count"])
         items.append(f"- {code_span(code)} ({plain(ctx.language_name(code))}): {pages}")
-    orphans = summary.get("without_source", [])
-    if orphans:
-        items.append(f"- translation pages with no source page: {_pages(orphans, len(orphans))}")
     section = _section("Untranslated pages", items, [], short)
-    return {**section, "count": _untranslated_total(summary), "collapsed": True}
+    return {
+        **section,
+        "count": _untranslated_total(summary),
+        "collapsed": True,
+        "summary": counted(len(items), "language"),
+    }
+
+
+def _without_source(summary: dict[str, Any], short: Shortening) -> dict[str, Any]:
+    """Translation pages with examples and no source page: a kind of their own, never counted as
+    untranslated (nothing is missing in a language; the source is)."""
+    orphans = summary.get("without_source", [])
+    section = _section("Translation pages with no source page", [f"- {code_span(p)}" for p in orphans], [], short)
+    return {**section, "summary": counted(len(orphans), "page")}
 
 
 def _untranslated_total(summary: dict[str, Any]) -> int:
-    """A page counts once per language it is missing in, and a translation page without a source once."""
-    by_language = summary.get("untranslated_by_language", {}).values()
-    return sum(missing["count"] for missing in by_language) + len(summary.get("without_source", []))
+    """A source page counts once per language it has no page in."""
+    return sum(missing["count"] for missing in summary.get("untranslated_by_language", {}).values())
 
 
 def _pages(pages: Sequence[str], count: int) -> str:
@@ -333,6 +345,6 @@ def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:
     out = []
     for x in union(freshness.lost, ctx.changes.lost if ctx.changes is not None else ()):
         went = f"renamed to {code_span(x.moved_to)}" if x.moved_to else "deleted"
-        n = counted(x.pairs, "bilingual example")
+        n = counted(x.pairs, "example" if x.languages else "bilingual example")
         out.append(f"- {code_span(x.kept)} lost its counterpart {code_span(x.gone)} ({went}): {n} no longer paired")
     return out

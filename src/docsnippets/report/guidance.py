@@ -93,7 +93,7 @@ def fixes(
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
     lost = union(freshness.lost, changes.lost if changes is not None else ())
     if lost:
-        steps = [f"- {plain(x.fix())}" for x in lost]
+        steps = list(dict.fromkeys(f"- {plain(x.fix())}" for x in lost))  # a page lost in every language: one fix
         parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(steps) + "\n")
     if freshness.broken_references:
         lead = (
@@ -140,6 +140,13 @@ def _step(d: Desync, edited: set[Key], links: Links | None, in_change: bool) -> 
     en, zh = d.sides
     if not in_change:  # a local check: no change to tell an edited side from the other
         return f"- make {location(en, links)} and {location(zh, links)} the same code; edit the one that is wrong"
+    behind = [s for _, s in d.others if s.key not in edited]
+    if zh.key in edited and en.key not in edited and behind:  # one translation edited, the rest not
+        rest = ", ".join(location(s, links) for s in behind)
+        return (
+            f"- undo the edit of {location(zh, links)}, or make the same change in {location(en, links)} "
+            f"and in every other translation: {rest}"
+        )
     if (en.key in edited) != (zh.key in edited):
         changed, other = (en, zh) if en.key in edited else (zh, en)
         return f"- edit {location(other, links)} to match {location(changed, links)} (edited in this change)"

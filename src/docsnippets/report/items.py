@@ -174,22 +174,31 @@ def desync(
     text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
     summary = summary_words(f"{side[0]} vs {side[1]} code without comments or docstrings")
     line += collapsed(summary, fenced(visible_block(text), "diff"))
-    offer = _patch(d, touched, edited)
+    if len(touched) != 1:
+        return ended(line)
+    # One translation edited alone: the source and every other translation still lacking the
+    # edit take the same patch, so following it leaves no language behind.
+    behind = [(code, s) for code, s in d.others if s.key not in edited] if touched == (1,) else []
+    codes = ", ".join(code for code, _ in behind)
+    which = f"{side[1 - touched[0]]} side" + (f" and {codes}" if codes else "")
+    offer = _patch(d, touched[0], [d.sides[1 - touched[0]], *(s for _, s in behind)], edited)
     if offer.text is not None:
-        other = summary_words(side[1 - touched[0]])
-        line += collapsed(f"Patch that brings the {other} side in line (git apply)", fenced(offer.text, "diff"))
+        summary = f"Patch that brings the {summary_words(which)} in line (git apply)"
+        line += collapsed(summary, fenced(offer.text, "diff"))
     elif offer.why is not None:
-        line += f"\n\n  No patch for the {plain(side[1 - touched[0]])} side: {plain(offer.why)}; edit its code by hand."
+        line += f"\n\n  No patch for the {plain(which)}: {plain(offer.why)}; edit its code by hand."
     return ended(line)
 
 
-def _patch(d: Desync, touched: tuple[int, ...], edited: dict[en.Key, object]) -> Offer:
-    if len(touched) != 1:
-        return Offer()
-    change = edited.get(d.sides[touched[0]].key)
+def _patch(d: Desync, edited_side: int, targets: Sequence[Snippet], edited: dict[en.Key, object]) -> Offer:
+    """One patch for every target, or none (with the first reason) when one of them has none."""
+    change = edited.get(d.sides[edited_side].key)
     if change is None:
         return Offer()
-    return patch(change.before, change.after, d.sides[1 - touched[0]])  # type: ignore[attr-defined]
+    offers = [patch(change.before, change.after, t) for t in targets]  # type: ignore[attr-defined]
+    if all(o.text is not None for o in offers):
+        return Offer(text="".join(o.text or "" for o in offers))
+    return Offer(why=next((o.why for o in offers if o.why is not None), None))
 
 
 def broken(sid: str, b: BrokenReference, links: Links | None) -> str:

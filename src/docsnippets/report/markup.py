@@ -62,7 +62,8 @@ def _plain_word(word: str) -> str:
     if not _LINKABLE_WORD.search(core):
         return re.sub(r"([\\`*_{}\[\]()#+!|<>@&~=-])", r"\\\1", word)
     tail = word[len(core) :]
-    return code_span(core) + re.sub(r"([)])", r"\\\1", tail)
+    head = core[: len(core) - len(core.lstrip("("))]  # "(docs/a.md," opens a list: the "(" is ours
+    return "\\(" * len(head) + code_span(core[len(head) :]) + re.sub(r"([)])", r"\\\1", tail)
 
 
 def summary_words(text: str) -> str:

@@ -165,6 +165,9 @@ def _edits(changes: Report) -> Edited:
     return en.edits(changes)
 
 
+PER_LANGUAGE = "a source page counted once per language with no page for it"
+
+
 def _untranslated(summary: dict[str, Any]) -> list[str]:
     """Per language, the source pages with snippets it has no page for: informational."""
     by_language: dict[str, dict[str, Any]] = summary.get("untranslated_by_language") or {}
@@ -175,7 +178,7 @@ def _untranslated(summary: dict[str, Any]) -> list[str]:
         shown = ", ".join(pages) + (f" and {count - len(pages)} more" if count > len(pages) else "")
         out.append(f"  {visible(code)} ({count}): {visible(shown)}")
     if orphans:
-        out.append(f"translation pages with no source page: {visible(', '.join(orphans))}")
+        out.append(f"{counted(len(orphans), 'translation page')} with no source page: {visible(', '.join(orphans))}")
     return out
 
 
@@ -215,7 +218,8 @@ def report_text(
         lines += [f"  {visible(x.sentence())}" for x in lost]
     if report.summary.get("untranslated"):
         n = report.summary["untranslated"]
-        lines.append(f"{counted(n, 'untranslated page')} (snippets, no counterpart file): informational")
+        how = PER_LANGUAGE if "untranslated_by_language" in report.summary else "snippets, no counterpart file"
+        lines.append(f"{counted(n, 'untranslated page')} ({how}): informational")
     lines += _untranslated(report.summary)
     lines.append(verdict.sentence())
     if not report.fresh:
@@ -225,7 +229,7 @@ def report_text(
             "fix: give each out-of-sync pair the same code (comments and translated strings may differ); "
             "translate a missing example"
         )
-    lines += [f"fix: {visible(x.fix())}" for x in lost]
+    lines += list(dict.fromkeys(f"fix: {visible(x.fix())}" for x in lost))
     if report.broken_references:
         from docsnippets.references.findings import fixes_for
 
