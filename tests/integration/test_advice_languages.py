@@ -123,3 +123,26 @@ def test_a_source_page_removed_is_restored_or_deleted_in_every_language(tmp_path
     )
     assert "delete `docs/ja/other.md` as well" not in comment
     assert len(fix_lines(comment)) == 1  # both translations lost the same page: one fix
+
+
+def test_many_pages_lost_in_many_languages_keep_the_advice_in_the_comment(tmp_path):
+    # Each fix names the page in every language: with many languages and many lost pages the
+    # fixes alone outgrow the comment. They are shortened like the other lists, never the
+    # whole comment dropped to its last resort.
+    codes = ("en", *(f"xx-{i:02d}" for i in range(1, 60)))
+    names = [f"section-{p:02d}-{'a-rather-long-page-name-' * 3}.md" for p in range(20)]
+    config = "translations:\n  source: en\n  pages:\n" + "".join(f'    {c}: "docs/{c}/{{path}}"\n' for c in codes)
+    pages = {f"docs/{c}/{n}": GUIDE for c in codes for n in names}
+    repo = write(tmp_path / "repo", {".docsnippets.yml": config, **pages})
+    init_repo(repo)
+    assert run("update", "--root", str(repo), "--no-cache")[0] == 0
+    commit_all(repo, "base")
+    base = run_git(repo, "rev-parse", "HEAD").strip()
+    run_git(repo, "rm", "-q", "-r", "docs/xx-01")
+    committed(repo, "one translation removed")
+    code, comment = comment_of(repo, base)
+    assert code == 1 and len(comment) <= 65_536
+    assert "The full report is in the job summary" not in comment, comment[:2000]
+    steps = fix_lines(comment)
+    assert steps[0].startswith("- restore `docs/xx-01/section-"), steps[0][:200]
+    assert steps[-1].startswith("- … and ") and len(steps) < len(names), steps[-1]

@@ -83,9 +83,7 @@ def fixes(
     if freshness.desynchronized:
         edited = _edited(changes if changes is not None else freshness)
         steps = [_resync_step(d, edited, links, changes is not None) for d in freshness.desynchronized]
-        shown = steps if cap is None else steps[: max(cap, 1)]
-        if len(shown) < len(steps):
-            shown.append(f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)")
+        shown = _capped(steps, cap)
         note = (
             "The code is compared with comments, docstrings and translated string literals left out: "
             "a translation is never the cause."
@@ -94,7 +92,7 @@ def fixes(
     lost = union(freshness.lost, changes.lost if changes is not None else ())
     if lost:
         steps = list(dict.fromkeys(f"- {plain(x.fix())}" for x in lost))  # a page lost in every language: one fix
-        parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(steps) + "\n")
+        parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(_capped(steps, cap)) + "\n")
     if freshness.broken_references:
         lead = (
             "**To fix:**"
@@ -104,6 +102,15 @@ def fixes(
         advice = "; ".join(plain(fix) for fix in fixes_for(b for _, b in freshness.broken_references))
         parts.append(f"{lead} {advice}; the *Broken references* above list each one.")
     return parts
+
+
+def _capped(steps: list[str], cap: int | None) -> list[str]:
+    """The first ``cap`` steps (at least one) and how many more: a fix naming a page in every
+    language grows with the languages, so every list of steps shortens with the comment."""
+    shown = steps if cap is None else steps[: max(cap, 1)]
+    if len(shown) < len(steps):
+        shown = [*shown, f"- … and {len(steps) - len(shown)} more (see the job summary or the JSON report)"]
+    return shown
 
 
 def _lost_lead(verdict: Verdict) -> str:
