@@ -9,13 +9,10 @@ from collections.abc import Sequence
 from docsnippets.config import Config
 from docsnippets.snippets.layouts import hints, rules_yaml
 from docsnippets.snippets.records import Inventory
+from docsnippets.words import counted
 
 # At most this many suggested rules are shown: past a few, names are noise, not evidence.
 MAX_HINTS = 3
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def nothing_to_check(inventory: Inventory, markdown_files: int) -> str | None:
@@ -32,7 +29,7 @@ def unpaired(inventory: Inventory, markdown: Sequence[str], config: Config) -> t
     shown = (" <-> ".join(template for _, template in rule.templates) for rule in config.page_rules)
     rules = "; ".join(shown) or "none"
     lines = [
-        f"{_count(len(inventory.snippets), 'async example')} in {_count(pages, 'Markdown file')}, none paired: "
+        f"{counted(len(inventory.snippets), 'async example')} in {counted(pages, 'Markdown file')}, none paired: "
         "no file has a "
         f"counterpart under the pair rules {rules}"
     ]

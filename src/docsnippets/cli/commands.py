@@ -128,8 +128,9 @@ def cmd_render(args: argparse.Namespace, out: TextIO, settings: CacheSettings) -
     from docsnippets.report.catalogue import languages_of
     from docsnippets.report.render import catalogue
 
-    if args.lang not in languages_of(data):
-        raise UsageError(f"--lang {visible(args.lang)}: choose one of {', '.join(languages_of(data))}")
+    languages = languages_of(data)
+    if args.lang not in languages:
+        raise UsageError(f"--lang {visible(args.lang)}: choose one of {', '.join(languages)}")
     text = catalogue(mf.upgrade(data, Config()), args.lang)
     if args.output is not None and args.output.resolve() == path.resolve():
         raise UsageError(f"{args.output}: --output is the manifest itself; write the catalogue to another file")

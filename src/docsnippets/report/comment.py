@@ -138,7 +138,7 @@ def _counts(summary: dict[str, Any], changes: Report | None, desync: int) -> str
         ("snippets", summary["fences"]),
         ("translation pairs" if grouped else "bilingual pairs", summary["pairs"]),
         ("examples", summary["examples"]),
-        ("untranslated pages", _untranslated_total(summary) if grouped else summary.get("untranslated", 0)),
+        ("untranslated pages", summary.get("untranslated", 0)),
         ("pages with no source", len(summary.get("without_source", []))),
     ]
     change = [("desynchronized", desync)]
@@ -226,9 +226,6 @@ def _sections(
     ]
 
 
-NAMED_PAGES = 10  # pages named per language before the rest are counted
-
-
 def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortening) -> dict[str, Any]:
     """Per language, the source pages with examples and no page in it: informational, never a
     failure, so collapsed; counted as the table counts them, a page once per language."""
@@ -239,7 +236,7 @@ def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortenin
     section = _section("Untranslated pages", items, [], short)
     return {
         **section,
-        "count": _untranslated_total(summary),
+        "count": summary.get("untranslated", 0),
         "collapsed": True,
         "summary": counted(len(items), "language"),
     }
@@ -253,15 +250,8 @@ def _without_source(summary: dict[str, Any], short: Shortening) -> dict[str, Any
     return {**section, "summary": counted(len(orphans), "page")}
 
 
-def _untranslated_total(summary: dict[str, Any]) -> int:
-    """A source page counts once per language it has no page in."""
-    return sum(missing["count"] for missing in summary.get("untranslated_by_language", {}).values())
-
-
 def _pages(pages: Sequence[str], count: int) -> str:
-    named = ", ".join(code_span(p) for p in pages[:NAMED_PAGES])
-    more = count - min(len(pages), NAMED_PAGES)
-    return f"{counted(count, 'page')}: {named}" + (f" and {more} more" if more > 0 else "")
+    return f"{counted(count, 'page')}: {en.some_pages(pages, count, code_span)}"
 
 
 def _reasons_section(verdict: Verdict, freshness: Report, short: Shortening) -> dict[str, Any]:

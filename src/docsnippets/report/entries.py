@@ -9,7 +9,7 @@ stands alone.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docsnippets import work
@@ -20,6 +20,7 @@ from docsnippets.snippets.records import Inventory, Snippet
 
 Key = tuple[str, int]
 HANDFUL = 5  # a section longer than this gets a per-file table, its entries collapsed
+NAMED_PAGES = 10  # pages named per language before the rest are counted
 
 
 @dataclass(frozen=True)
@@ -239,3 +240,11 @@ def desync_groups(desynchronized: Sequence[Desync]) -> list[tuple[Desync, ...]]:
         key: object = d.sides[0].key if d.language is not None and d.in_source else n
         groups.setdefault(key, []).append(d)
     return [tuple(sorted(g, key=lambda d: d.language or "") if len(g) > 1 else g) for g in groups.values()]
+
+
+def some_pages(pages: Sequence[str], count: int, show: Callable[[str], str]) -> str:
+    """The first of a language's ``count`` pages, each as ``show`` writes it, then how many more:
+    the list grows with a repository, the line must not."""
+    named = pages[:NAMED_PAGES]
+    more = count - len(named)
+    return ", ".join(show(p) for p in named) + (f" and {more} more" if more > 0 else "")

@@ -15,13 +15,12 @@ from docsnippets.judge.compare import Change, Desync
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff, code_lines
 from docsnippets.report.context import Links
-from docsnippets.report.items import collapsed, ended
+from docsnippets.report.items import NO_DIFF, collapsed, ended
 from docsnippets.report.markup import code_span, fenced, location, plain, summary_words, visible_block
-from docsnippets.report.resync import patch
+from docsnippets.report.resync import patch_every
 
 Name = Callable[[str | None], str]
 LEFT_BEHIND = "still shows the old code"
-NO_DIFF = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
 
 
 def state(d: Desync, edited: dict[en.Key, Change | None], in_change: bool) -> str:
@@ -77,8 +76,9 @@ def group_entry(
     change = edited.get(source.key)
     if change is not None:
         text += collapsed(f"What changed in {summary_words(language)}", fenced(visible_block(_changed(change)), "diff"))
+    left_behind = {id(d) for d, words in zip(group, said, strict=True) if words == LEFT_BEHIND}
     for variant in variants(group):
-        left = all(state(d, edited, in_change) == LEFT_BEHIND for d in variant)
+        left = all(id(d) in left_behind for d in variant)
         text += _variant(variant, name, change if left else None)
     return ended(text)
 
@@ -97,14 +97,12 @@ def _variant(variant: Sequence[Desync], name: Name, change: Change | None) -> st
     out = collapsed(summary, fenced(visible_block(diff), "diff"))
     if change is None:
         return out
-    offers = [patch(change.before, change.after, d.sides[1]) for d in variant]
-    texts = [o.text for o in offers if o.text is not None]
-    if len(texts) == len(offers):
+    offer = patch_every(change.before, change.after, [d.sides[1] for d in variant])
+    if offer.text is not None:
         return out + collapsed(
-            f"Patch that brings {summary_words(codes)} in line (git apply)", fenced("".join(texts), "diff")
+            f"Patch that brings {summary_words(codes)} in line (git apply)", fenced(offer.text, "diff")
         )
-    why = next((o.why for o in offers if o.why is not None), None)
-    if why is not None:
+    if offer.why is not None:
         which = codes if len(variant) == 1 else f"every one of {codes}"
-        out += f"\n\n  No patch for {plain(which)}: {plain(why)}; edit the code by hand."
+        out += f"\n\n  No patch for {plain(which)}: {plain(offer.why)}; edit the code by hand."
     return out

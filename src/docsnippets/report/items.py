@@ -28,7 +28,7 @@ from docsnippets.report.markup import (
     summary_words,
     visible_block,
 )
-from docsnippets.report.resync import Offer, patch
+from docsnippets.report.resync import Offer, patch_every
 from docsnippets.snippets.records import Snippet
 from docsnippets.words import counted
 
@@ -139,6 +139,7 @@ def removed(item: en.Item) -> str:
 
 
 SIDES = ("English", "Chinese")
+NO_DIFF = "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
 
 
 def _sides_said(touched: tuple[int, ...], side: tuple[str, str]) -> str:
@@ -171,7 +172,7 @@ def desync(
         return line
     en_side, zh_side = d.sides
     text = code_diff(en_side.body, zh_side.body, en_side.file, zh_side.file)
-    text = text or "(the code lines are the same once comments are left out; the tokens differ in layout only)\n"
+    text = text or NO_DIFF
     summary = summary_words(f"{side[0]} vs {side[1]} code without comments or docstrings")
     line += collapsed(summary, fenced(visible_block(text), "diff"))
     if len(touched) != 1:
@@ -191,14 +192,12 @@ def desync(
 
 
 def _patch(d: Desync, edited_side: int, targets: Sequence[Snippet], edited: dict[en.Key, object]) -> Offer:
-    """One patch for every target, or none (with the first reason) when one of them has none."""
+    """The patch for ``targets`` that carries over the edit of ``edited_side`` (none when that
+    side was not edited in this change)."""
     change = edited.get(d.sides[edited_side].key)
     if change is None:
         return Offer()
-    offers = [patch(change.before, change.after, t) for t in targets]  # type: ignore[attr-defined]
-    if all(o.text is not None for o in offers):
-        return Offer(text="".join(o.text or "" for o in offers))
-    return Offer(why=next((o.why for o in offers if o.why is not None), None))
+    return patch_every(change.before, change.after, targets)  # type: ignore[attr-defined]
 
 
 def broken(sid: str, b: BrokenReference, links: Links | None) -> str:

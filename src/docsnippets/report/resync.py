@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import tokenize
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docsnippets.report.codediff import STRING_MARK, LineMatcher, code_lines, hunks, prose_spans, string_spans
@@ -256,3 +257,12 @@ def patch(before: Snippet, after: Snippet, other: Snippet) -> Offer:
     if visible_block(text) != text:
         return Offer(why="the patch would hold characters the comment cannot show as they are")
     return Offer(text=text)
+
+
+def patch_every(before: Snippet, after: Snippet, targets: Sequence[Snippet]) -> Offer:
+    """One patch for every target, or none (with the first reason) when one of them has none: a
+    patch that brings only some pages in line would leave the rest looking done."""
+    offers = [patch(before, after, t) for t in targets]
+    if all(o.text is not None for o in offers):
+        return Offer(text="".join(o.text or "" for o in offers))
+    return Offer(why=next((o.why for o in offers if o.why is not None), None))

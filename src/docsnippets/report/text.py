@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from docsnippets.report import entries as en
 
 Entry = tuple[int, str]
-NAMED_PAGES = 10  # pages named per language before the rest are counted, as in the comment
 
 
 def _lines(s: Snippet) -> str:
@@ -85,6 +84,11 @@ def _language(d: Desync, edited: Edited) -> str:
     return f"  [{d.language}{behind}]"
 
 
+def _unaligned(d: Desync) -> str:
+    """The page a snippet has no aligned twin in, when that is the divergence."""
+    return f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
+
+
 def _entries(
     report: Report, inventory: Inventory | None, edited: dict[tuple[str, int], object]
 ) -> dict[str, list[Entry]]:
@@ -118,8 +122,7 @@ def _entries(
     for d in report.desynchronized:
         first = d.sides[0]
         others = "".join(f" <-> {_loc(s)}" for s in d.sides[1:])
-        extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
-        add(first, f"{d.relation:<8} {_lines(first)}{others}{extra}{_language(d, edited)}")
+        add(first, f"{d.relation:<8} {_lines(first)}{others}{_unaligned(d)}{_language(d, edited)}")
     for sid, b in report.broken_references:
         label = "import" if b.kind in IMPORT_KINDS else b.kind
         by_file[b.file].append((b.line, f"{label:<8} {b.line}  {visible(b.reason)}  ({sid})"))
@@ -151,8 +154,7 @@ def _debts(report: Report) -> list[str]:
         lines.append("already out of sync before this change (not counted):")
         for d in report.desync_debts:
             where = " <-> ".join(_loc(s) for s in d.sides)
-            extra = f" (no aligned snippet in {visible(d.counterpart_file)})" if d.counterpart_file else ""
-            lines.append(f"  {d.relation:<8} {where}{extra}")
+            lines.append(f"  {d.relation:<8} {where}{_unaligned(d)}")
     if report.reference_debts:
         lines.append("already broken before this change (not counted):")
         lines += [f"  {visible(b.file)}:{b.line}  {visible(b.reason)}  ({sid})" for sid, b in report.reference_debts]
@@ -172,11 +174,14 @@ def _untranslated(summary: dict[str, Any]) -> list[str]:
     """Per language, the source pages with snippets it has no page for: informational."""
     by_language: dict[str, dict[str, Any]] = summary.get("untranslated_by_language") or {}
     orphans: list[str] = summary.get("without_source") or []
-    out = ["source pages with no page in a language (informational):"] if by_language else []
-    for code, missing in sorted(by_language.items()):
-        pages, count = missing["pages"][:NAMED_PAGES], missing["count"]
-        shown = ", ".join(pages) + (f" and {count - len(pages)} more" if count > len(pages) else "")
-        out.append(f"  {visible(code)} ({count}): {visible(shown)}")
+    out: list[str] = []
+    if by_language:
+        from docsnippets.report import entries as en
+
+        out.append("source pages with no page in a language (informational):")
+        for code, missing in sorted(by_language.items()):
+            shown = en.some_pages(missing["pages"], missing["count"], visible)
+            out.append(f"  {visible(code)} ({missing['count']}): {shown}")
     if orphans:
         out.append(f"{counted(len(orphans), 'translation page')} with no source page: {visible(', '.join(orphans))}")
     return out
