@@ -50,3 +50,23 @@ def test_untranslated_pages_are_counted_per_language_everywhere_and_orphans_apar
     cells = dict(zip(_cells(head), _cells(values), strict=True))
     assert cells["untranslated pages"] == "4" and cells["pages with no source"] == "1", (head, values)
     assert "All 2 entries" not in comment and "<summary>2 languages</summary>" in comment
+
+
+def test_with_two_languages_untranslated_pages_are_counted_in_the_table_and_not_listed():
+    """The two-language summary counts pages with no counterpart file but holds no pages per
+    language: the table shows the count, and no empty per-language section is drawn."""
+    from docsnippets.config import from_mapping
+
+    config = from_mapping({}, "cfg")
+    files = {
+        **tree(("en", "zh"), 1, "old", False),
+        "docs/en/alone.md": tree(("en",), 1, "old", False)["docs/en/guide.md"],
+    }
+    after = inventory(config, files)
+    report = compare(after, after)
+    assert report.summary["untranslated"] == 1
+    comment = comment_of(config, report, after)
+    head = next(line for line in comment.splitlines() if line.startswith("| snippets"))
+    values = comment.splitlines()[comment.splitlines().index(head) + 2]
+    assert dict(zip(_cells(head), _cells(values), strict=True))["untranslated pages"] == "1", (head, values)
+    assert "Untranslated pages" not in comment and "0 languages" not in comment

@@ -236,7 +236,8 @@ def _untranslated(summary: dict[str, Any], ctx: CommentContext, short: Shortenin
     section = _section("Untranslated pages", items, [], short)
     return {
         **section,
-        "count": summary.get("untranslated", 0),
+        # with two languages the pages are counted in the table but not listed here
+        "count": summary.get("untranslated", 0) if items else 0,
         "collapsed": True,
         "summary": counted(len(items), "language"),
     }
