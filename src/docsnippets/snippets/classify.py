@@ -34,7 +34,7 @@ _NEWER_TYPES = ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END", "TSTRING_START
 FSTRING_START: int = getattr(tokenize, "FSTRING_START", -2)
 FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
 FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
-# The type of the one item that stands for what the tokenizer could not read (see _comparable).
+# The type of the one item that stands for what the tokenizer could not read (see comparable).
 REST = -1
 # The type of the item, with no text, that marks where a statement ends.
 END = blocks.END
@@ -301,10 +301,14 @@ def syntax_status(body: str) -> SyntaxStatus:
     return SyntaxStatus(Status.SYNTAX_ERROR, message, error.lineno)
 
 
+Comparable = tuple[blocks.Item, ...]
+
+
 @lru_cache(maxsize=4096)
-def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
+def comparable(body: str) -> Comparable:
     """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
-    left out but the blocks and statements kept (:func:`blocks.items`).
+    left out but the blocks and statements kept (:func:`blocks.items`): what
+    :func:`comparable_tokens` and the others derive from.
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -320,15 +324,6 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
         out.append((row, depth, REST, " ".join(rest.split())))
     return tuple(out)
-
-
-Comparable = tuple[tuple[int, int, int, str], ...]
-
-
-def comparable(body: str) -> Comparable:
-    """(row, block depth, type, text) of the code tokens and statement ends: what
-    :func:`comparable_tokens` and the others derive from."""
-    return _comparable(body)
 
 
 def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
@@ -374,7 +369,7 @@ def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
 
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
     """The token stream with comments, docstrings and layout removed (for pair relations)."""
-    return tokens_of(_comparable(body))
+    return tokens_of(comparable(body))
 
 
 @lru_cache(maxsize=4096)
@@ -385,17 +380,17 @@ def code_digest(body: str) -> str:
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.
     """
-    return digest_of(_comparable(body))
+    return digest_of(comparable(body))
 
 
 @lru_cache(maxsize=4096)
 def comparable_lines(body: str) -> tuple[str, ...]:
     """The same tokens grouped by source line: a short sequence for comparing long bodies."""
-    return lines_of(_comparable(body))
+    return lines_of(comparable(body))
 
 
 def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
     """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
     line is, where, and inside how many blocks (code moved into or out of a block is another
     line here, though its tokens are the same)."""
-    return rows_of(_comparable(body))
+    return rows_of(comparable(body))
