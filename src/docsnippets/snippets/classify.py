@@ -351,20 +351,19 @@ def shape_of(items: Comparable) -> tuple[tuple[int, bool], ...]:
     return tuple(out)
 
 
-def lines_of(items: Comparable) -> tuple[str, ...]:
-    rows: dict[int, list[str]] = {}
-    for row, _, kind, text in items:
-        if kind != END:
-            rows.setdefault(row, []).append(text)
-    return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
-
-
 def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
+    """(row, block depth, code) of every source row that holds code: its tokens joined by spaces,
+    at the depth of its first token."""
     rows: dict[int, tuple[int, list[str]]] = {}
     for row, depth, kind, text in items:
         if kind != END:
             rows.setdefault(row, (depth, []))[1].append(text)
     return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
+
+
+def lines_of(items: Comparable) -> tuple[str, ...]:
+    """The code of each row :func:`rows_of` gives, without where it stands."""
+    return tuple(code for _, _, code in rows_of(items))
 
 
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
