@@ -386,10 +386,3 @@ def code_digest(body: str) -> str:
 def comparable_lines(body: str) -> tuple[str, ...]:
     """The same tokens grouped by source line: a short sequence for comparing long bodies."""
     return lines_of(comparable(body))
-
-
-def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
-    """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
-    line is, where, and inside how many blocks (code moved into or out of a block is another
-    line here, though its tokens are the same)."""
-    return rows_of(comparable(body))
