@@ -267,7 +267,8 @@ def _translations(value: Any, key: str, where: str) -> Translations:
             "spaces and . ( ) ' - only"
         )
     found = Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
-    stray = [code for code, _ in found.names if code not in found.languages]
+    languages = found.languages
+    stray = [code for code, _ in found.names if code not in languages]
     if stray:
         raise ConfigError(
             f"{where}: 'translations.names' {quoted(stray[0])} is not a language of 'translations.pages'; "
