@@ -50,21 +50,30 @@ def code_digest(snippet: Snippet, judge: Judge) -> str:
     return snippet.code_digest or grammar.code_digest(judge, snippet.body)
 
 
-def relation(en: Snippet, zh: Snippet, judge: Judge) -> Relation:
+def relation(a: Snippet, b: Snippet, judge: Judge) -> Relation:
     """How two aligned snippets compare, their code read by the declared Python (``judge``)."""
-    if en.body == zh.body:
-        return Relation.IDENTICAL
-    if classify.dedent(en.body) == classify.dedent(zh.body):
-        return Relation.INDENTATION
-    if code_digest(en, judge) == code_digest(zh, judge):
+    found = _textual_relation(a, b)
+    if found is not None:
+        return found
+    if code_digest(a, judge) == code_digest(b, judge):
         return Relation.COMMENTS
     from docsnippets.snippets import literals  # only twins whose code differs need the string rule
 
     if literals.translated_only(
-        en.body, zh.body, lambda body: grammar.comparable_tokens(judge, body)
-    ) and grammar.block_shape(judge, en.body) == grammar.block_shape(judge, zh.body):
+        a.body, b.body, lambda body: grammar.comparable_tokens(judge, body)
+    ) and grammar.block_shape(judge, a.body) == grammar.block_shape(judge, b.body):
         return Relation.STRINGS
     return Relation.DIVERGED
+
+
+def _textual_relation(a: Snippet, b: Snippet) -> Relation | None:
+    """The relations told from the bodies' text alone, with no tokenizing: the same text, or
+    the same once the common indentation is removed; None when it takes reading the code."""
+    if a.body == b.body:
+        return Relation.IDENTICAL
+    if classify.dedent(a.body) == classify.dedent(b.body):
+        return Relation.INDENTATION
+    return None
 
 
 class Budget:
@@ -257,12 +266,11 @@ def _settled(
     return out
 
 
-def _plausible(en: Snippet, zh: Snippet, rel: str) -> bool:
+def _plausible(a: Snippet, b: Snippet, rel: str) -> bool:
     """The checks of :func:`relation` that cost no tokenizing (the code-level relations are taken on trust)."""
-    if en.body == zh.body:
-        return rel == Relation.IDENTICAL
-    if classify.dedent(en.body) == classify.dedent(zh.body):
-        return rel == Relation.INDENTATION
+    found = _textual_relation(a, b)
+    if found is not None:
+        return rel == found
     return rel in (Relation.COMMENTS, Relation.STRINGS, Relation.DIVERGED)
 
 
