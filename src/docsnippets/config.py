@@ -76,17 +76,12 @@ class PairRule:
 
 
 def _validate_pages(rule: PageRule, where: str) -> None:
+    """Every template of ``rule`` is a page template, and all have the same slots (a page's
+    counterpart is found by filling the slots its own path gave)."""
     shapes = {tuple(_check_template(template, where)) for _, template in rule.templates}
     if len(shapes) != 1:
         shown = " -> ".join(quoted(t) for _, t in rule.templates)
         raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
-
-
-def _validate_pair(rule: PairRule, where: str) -> None:
-    for side in (rule.en, rule.zh):
-        _check_template(side, where)
-    if sorted(SLOT.findall(rule.en)) != sorted(SLOT.findall(rule.zh)):
-        raise ConfigError(f"{where}: pair rule {quoted(rule.en)} -> {quoted(rule.zh)} must use the same slots")
 
 
 @dataclass(frozen=True)
@@ -215,7 +210,7 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
         raise ConfigError(f"{where}: 'pair_rules' must be a list of {{en: ..., zh: ...}} templates")
     rules = tuple(PairRule(r["en"], r["zh"]) for r in value)
     for rule in rules:
-        _validate_pair(rule, where)
+        _validate_pages(rule.pages, where)
     return rules
 
 
@@ -272,7 +267,8 @@ def _translations(value: Any, key: str, where: str) -> Translations:
             "spaces and . ( ) ' - only"
         )
     found = Translations(source, tuple(rules), tuple((_code(c, where), n) for c, n in names.items()))
-    stray = [code for code, _ in found.names if code not in found.languages]
+    languages = found.languages
+    stray = [code for code, _ in found.names if code not in languages]
     if stray:
         raise ConfigError(
             f"{where}: 'translations.names' {quoted(stray[0])} is not a language of 'translations.pages'; "

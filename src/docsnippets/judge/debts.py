@@ -16,7 +16,7 @@ moved, or whose page was edited around it, is still the same snippet.
 * **An out-of-sync entry** (a ``diverged`` pair, an example with no counterpart: ``missing``)
   is a debt when the base already held the same snippets as such an entry and the change
   made the difference no other. Each side's code is read line by line, comments, docstrings
-  and layout left out but each line's block depth kept (:func:`classify.code_rows`, as the
+  and layout left out but each line's block depth kept (:func:`grammar.code_rows`, as the
   declared Python reads it, like every reading of code that decides a verdict). The two
   sides are matched in order (difflib); a line no line of the other side matches *differs*
   (every line of a ``missing`` example does). Each side is matched in order with the base's

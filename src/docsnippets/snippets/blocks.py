@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 # The type of the item, with no text, that marks where a statement ends.
 END = tokenize.NEWLINE
-_LAYOUT = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
+# The tokens that are layout, not code: comments, line ends and indentation.
+LAYOUT = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 
 # Keywords that start a compound statement, whose header ends at a colon outside brackets.
 _HEADERS = frozenset(
@@ -103,7 +104,7 @@ def items(toks: Sequence[tokenize.TokenInfo]) -> tuple[list[Item], int]:
     out: list[Item] = []
     where = Statements()
     for i, tok in enumerate(toks):
-        if tok.type in _LAYOUT:
+        if tok.type in LAYOUT:
             if tok.type == tokenize.NEWLINE:
                 _end(out, tok.start[0], where.depth)
             where.layout(tok.type)

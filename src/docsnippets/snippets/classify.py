@@ -34,12 +34,11 @@ _NEWER_TYPES = ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END", "TSTRING_START
 FSTRING_START: int = getattr(tokenize, "FSTRING_START", -2)
 FSTRING_MIDDLE: int = getattr(tokenize, "FSTRING_MIDDLE", -3)
 FSTRING_END: int = getattr(tokenize, "FSTRING_END", -4)
-# The type of the one item that stands for what the tokenizer could not read (see _comparable).
+# The type of the one item that stands for what the tokenizer could not read (see comparable).
 REST = -1
 # The type of the item, with no text, that marks where a statement ends.
 END = blocks.END
 
-_SKIP_TYPES = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 _HEADER = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\b")
 
 
@@ -112,7 +111,7 @@ def _tokens_of(source: str) -> Iterable[tokenize.TokenInfo]:
 
 
 def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
-    return [t for t in tokens(source) if t.type not in _SKIP_TYPES and t.type != tokenize.ENDMARKER]
+    return [t for t in tokens(source) if t.type not in blocks.LAYOUT and t.type != tokenize.ENDMARKER]
 
 
 def find_markers(body: str) -> list[str]:
@@ -126,7 +125,7 @@ def find_markers(body: str) -> list[str]:
     found: set[str] = set()
     after_async = False
     for tok in _tokens_of(dedent(body)):
-        if tok.type in _SKIP_TYPES or tok.type == tokenize.ENDMARKER:
+        if tok.type in blocks.LAYOUT or tok.type == tokenize.ENDMARKER:
             continue
         if after_async and tok.string in ("def", "for", "with"):
             found.add(f"async {tok.string}")
@@ -301,10 +300,14 @@ def syntax_status(body: str) -> SyntaxStatus:
     return SyntaxStatus(Status.SYNTAX_ERROR, message, error.lineno)
 
 
+Comparable = tuple[blocks.Item, ...]
+
+
 @lru_cache(maxsize=4096)
-def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
+def comparable(body: str) -> Comparable:
     """(row, block depth, type, text) of the code tokens, comments, docstrings and layout
-    left out but the blocks and statements kept (:func:`blocks.items`).
+    left out but the blocks and statements kept (:func:`blocks.items`): what
+    :func:`comparable_tokens` and the others derive from.
 
     When the tokenizer gives up part-way, the untokenized rest is kept as one opaque item,
     so two bodies that differ after a syntax error never compare equal.
@@ -320,15 +323,6 @@ def _comparable(body: str) -> tuple[tuple[int, int, int, str], ...]:
         rest = "\n".join([lines[row - 1][col:], *lines[row:]]) if row <= len(lines) else ""
         out.append((row, depth, REST, " ".join(rest.split())))
     return tuple(out)
-
-
-Comparable = tuple[tuple[int, int, int, str], ...]
-
-
-def comparable(body: str) -> Comparable:
-    """(row, block depth, type, text) of the code tokens and statement ends: what
-    :func:`comparable_tokens` and the others derive from."""
-    return _comparable(body)
 
 
 def tokens_of(items: Comparable) -> tuple[tuple[int, str], ...]:
@@ -356,15 +350,9 @@ def shape_of(items: Comparable) -> tuple[tuple[int, bool], ...]:
     return tuple(out)
 
 
-def lines_of(items: Comparable) -> tuple[str, ...]:
-    rows: dict[int, list[str]] = {}
-    for row, _, kind, text in items:
-        if kind != END:
-            rows.setdefault(row, []).append(text)
-    return tuple(" ".join(parts) for _, parts in sorted(rows.items()))
-
-
 def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
+    """(row, block depth, code) of every source row that holds code: its tokens joined by spaces,
+    at the depth of its first token."""
     rows: dict[int, tuple[int, list[str]]] = {}
     for row, depth, kind, text in items:
         if kind != END:
@@ -372,9 +360,14 @@ def rows_of(items: Comparable) -> tuple[tuple[int, int, str], ...]:
     return tuple((row, depth, " ".join(parts)) for row, (depth, parts) in sorted(rows.items()))
 
 
+def lines_of(items: Comparable) -> tuple[str, ...]:
+    """The code of each row :func:`rows_of` gives, without where it stands."""
+    return tuple(code for _, _, code in rows_of(items))
+
+
 def comparable_tokens(body: str) -> tuple[tuple[int, str], ...]:
     """The token stream with comments, docstrings and layout removed (for pair relations)."""
-    return tokens_of(_comparable(body))
+    return tokens_of(comparable(body))
 
 
 @lru_cache(maxsize=4096)
@@ -385,17 +378,10 @@ def code_digest(body: str) -> str:
     Bodies are aligned and related by this equality, so a run that takes its snippets from
     the cache, digests included, need not tokenize them again.
     """
-    return digest_of(_comparable(body))
+    return digest_of(comparable(body))
 
 
 @lru_cache(maxsize=4096)
 def comparable_lines(body: str) -> tuple[str, ...]:
     """The same tokens grouped by source line: a short sequence for comparing long bodies."""
-    return lines_of(_comparable(body))
-
-
-def code_rows(body: str) -> tuple[tuple[int, int, str], ...]:
-    """(row, block depth, code) of every row :func:`comparable_lines` gives: what each code
-    line is, where, and inside how many blocks (code moved into or out of a block is another
-    line here, though its tokens are the same)."""
-    return rows_of(_comparable(body))
+    return lines_of(comparable(body))

@@ -134,5 +134,7 @@ def code_digest(judge: Judge, body: str) -> str:
 
 
 def code_rows(judge: Judge, body: str) -> tuple[tuple[int, int, str], ...]:
-    """:func:`classify.code_rows` as the judge's Python reads the body."""
+    """(row, block depth, code) of every code row (:func:`classify.rows_of`) as the judge's
+    Python reads the body: what each code line is, where, and inside how many blocks (code
+    moved into or out of a block is another line here, though its tokens are the same)."""
     return classify.rows_of(_comparable(judge, body))

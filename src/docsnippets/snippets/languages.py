@@ -12,11 +12,12 @@ with their source page under it, and where several fit, the one that pairs the m
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+
+from docsnippets.snippets.layouts import MIN_PAIRS, yaml_quoted
 
 # ISO 639-1: a path part is read as a language only when it starts with one of these.
 _ISO = frozenset(
@@ -34,7 +35,6 @@ _ISO = frozenset(
 _CODE = re.compile(r"([A-Za-z]{2})(?:[-_](?:[A-Za-z]{4}|[A-Za-z]{2}|[0-9]{3}))?")
 _DOCUSAURUS = "i18n/{lang}/docusaurus-plugin-content-docs/current/{path}"
 _SUFFIX = re.compile(r"(?P<stem>.+?)(?P<sep>[._-])(?P<code>[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,4})?)(?P<ext>\.[^./]+)")
-MIN_PAIRS = 2  # pages that must pair with their source before a layout is believed
 
 
 def is_code(text: str) -> bool:
@@ -170,8 +170,6 @@ def language_of_text(text: str) -> str | None:
 
 def translations_yaml(layout: GroupLayout) -> str:
     """The ``translations`` setting of ``.docsnippets.yml`` for ``layout``, every name quoted."""
-    lines = ["translations:", f"  source: {json.dumps(layout.languages[0])}", "  pages:"]
-    lines += [
-        f"    {json.dumps(code)}: {json.dumps(template, ensure_ascii=True)}" for code, template in layout.templates
-    ]
+    lines = ["translations:", f"  source: {yaml_quoted(layout.languages[0])}", "  pages:"]
+    lines += [f"    {yaml_quoted(code)}: {yaml_quoted(template)}" for code, template in layout.templates]
     return "\n".join(lines) + "\n"

@@ -37,7 +37,7 @@ class Layout:
         return 2 * self.pairs
 
 
-def _quoted(text: str) -> str:
+def yaml_quoted(text: str) -> str:
     # A JSON string is a valid YAML double-quoted scalar, whatever a hostile path holds.
     return json.dumps(text, ensure_ascii=True)
 
@@ -45,7 +45,7 @@ def _quoted(text: str) -> str:
 def rules_yaml(rules: Iterable[PairRule]) -> str:
     """The ``pair_rules`` setting of ``.docsnippets.yml`` for ``rules``, ready to paste."""
     lines = ["pair_rules:"]
-    lines.extend(f"  - {{en: {_quoted(rule.en)}, zh: {_quoted(rule.zh)}}}" for rule in rules)
+    lines.extend(f"  - {{en: {yaml_quoted(rule.en)}, zh: {yaml_quoted(rule.zh)}}}" for rule in rules)
     return "\n".join(lines) + "\n"
 
 

@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from docsnippets.snippets import classify
+from docsnippets.snippets.classify import FSTRING_END, FSTRING_START
 from docsnippets.snippets.placeholders import Token, literal_parts, placeholders, plain_value
 
 # The last words of names that hold code (rule 1).
@@ -68,9 +69,7 @@ MAX_READ_CHARS = 20_000
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "in", "is", "not"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
-_FSTRING_START = classify.FSTRING_START  # 3.12 and later split f-strings into tokens
-_FSTRING_END = classify.FSTRING_END
-_STARTS = (tokenize.STRING, _FSTRING_START)
+_STARTS = (tokenize.STRING, FSTRING_START)  # 3.12 and later split an f-string into tokens
 
 _URL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.|mailto:)")
 _FILE = re.compile(r".\.[A-Za-z0-9]{1,8}$")
@@ -186,9 +185,9 @@ def _run(tokens: Sequence[Token], i: int) -> list[tuple[int, int]]:
             continue
         depth, j = 0, i
         while j < n:
-            if tokens[j][0] == _FSTRING_START:
+            if tokens[j][0] == FSTRING_START:
                 depth += 1
-            elif tokens[j][0] == _FSTRING_END:
+            elif tokens[j][0] == FSTRING_END:
                 depth -= 1
                 if depth == 0:
                     break
@@ -206,7 +205,7 @@ def _opened(tokens: Sequence[Token], i: int, stack: list[_Bracket]) -> _Bracket:
     char = tokens[i][1]
     kind, text = _before(tokens, i)
     callee = kind == tokenize.NAME and not keyword.iskeyword(text)
-    follows_value = callee or text in (")", "]") or kind in (tokenize.STRING, _FSTRING_END)
+    follows_value = callee or text in (")", "]") or kind in (tokenize.STRING, FSTRING_END)
     if text in _COMPARE or text == "case":
         return _Bracket(char, "compare")
     if char == "[" and follows_value:

@@ -9,7 +9,7 @@ markdown-it decides where a fence is, and three of its habits make a hostile pag
   far, so a title left open over a whole page (``[a]: /u '`` then thousands of lines) is
   copied once per line: quadratic;
 * every block becomes a token held to the end of the parse, a few hundred bytes each, and a
-  line of nested list markers makes a dozen: a 5 MiB page held gigabytes.
+  line of nested list markers makes a dozen: were all kept, a 5 MiB page's would take gigabytes.
 
 So the break rule is asked only of lines that can be one, the reference rule sees at most
 :data:`REFERENCE_LINES` lines from where it starts (a definition longer than that is read as

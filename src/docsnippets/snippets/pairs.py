@@ -1,4 +1,4 @@
-"""Bilingual pairing: which files correspond, which snippets align, how they relate."""
+"""Pairing: which pages translate which, which of their snippets align, how they relate."""
 
 from __future__ import annotations
 
@@ -50,21 +50,30 @@ def code_digest(snippet: Snippet, judge: Judge) -> str:
     return snippet.code_digest or grammar.code_digest(judge, snippet.body)
 
 
-def relation(en: Snippet, zh: Snippet, judge: Judge) -> Relation:
+def relation(a: Snippet, b: Snippet, judge: Judge) -> Relation:
     """How two aligned snippets compare, their code read by the declared Python (``judge``)."""
-    if en.body == zh.body:
-        return Relation.IDENTICAL
-    if classify.dedent(en.body) == classify.dedent(zh.body):
-        return Relation.INDENTATION
-    if code_digest(en, judge) == code_digest(zh, judge):
+    found = _textual_relation(a, b)
+    if found is not None:
+        return found
+    if code_digest(a, judge) == code_digest(b, judge):
         return Relation.COMMENTS
     from docsnippets.snippets import literals  # only twins whose code differs need the string rule
 
     if literals.translated_only(
-        en.body, zh.body, lambda body: grammar.comparable_tokens(judge, body)
-    ) and grammar.block_shape(judge, en.body) == grammar.block_shape(judge, zh.body):
+        a.body, b.body, lambda body: grammar.comparable_tokens(judge, body)
+    ) and grammar.block_shape(judge, a.body) == grammar.block_shape(judge, b.body):
         return Relation.STRINGS
     return Relation.DIVERGED
+
+
+def _textual_relation(a: Snippet, b: Snippet) -> Relation | None:
+    """The relations told from the bodies' text alone, with no tokenizing: the same text, or
+    the same once the common indentation is removed; None when it takes reading the code."""
+    if a.body == b.body:
+        return Relation.IDENTICAL
+    if classify.dedent(a.body) == classify.dedent(b.body):
+        return Relation.INDENTATION
+    return None
 
 
 class Budget:
@@ -179,7 +188,7 @@ def align(
 
 
 # File pair (as a set of its two paths) -> the aligned snippet pairs already known for it,
-# as (English snippet's key, Chinese snippet's key, relation).
+# as (source snippet's key, translation snippet's key, relation).
 Settled = Mapping[frozenset[str], Sequence[tuple[tuple[str, int], tuple[str, int], str]]]
 
 
@@ -215,13 +224,12 @@ def pair_up(
         if known is not None:
             pairs.extend(known)
             continue
-        en_idx, zh_idx = by_file.get(src, []), by_file.get(tr, [])
-        en_side, zh_side = [ordered[i] for i in en_idx], [ordered[i] for i in zh_idx]
+        src_idx, tr_idx = by_file.get(src, []), by_file.get(tr, [])
+        src_side, tr_side = [ordered[i] for i in src_idx], [ordered[i] for i in tr_idx]
         judge = grammar.judge(config.python)
-        matches = align(en_side, zh_side, Budget().scorer(judge), key=lambda s, judge=judge: code_digest(s, judge))
+        matches = align(src_side, tr_side, Budget().scorer(judge), key=lambda s, judge=judge: code_digest(s, judge))
         for a, b in matches:
-            en, zh = ordered[en_idx[a]], ordered[zh_idx[b]]
-            pairs.append(Pair(en_idx[a], zh_idx[b], relation(en, zh, judge)))
+            pairs.append(Pair(src_idx[a], tr_idx[b], relation(src_side[a], tr_side[b], judge)))
     pairs.sort(key=lambda p: (p.source, p.translation))
     if config.translations is None:
         return Inventory(ordered, tuple(pairs), tuple(counterparts), tuple(notices))
@@ -246,23 +254,24 @@ def _settled(
         return None
     out: list[Pair] = []
     used: set[int] = set()
-    for en_key, zh_key, rel in known:
-        en, zh = index_of.get(en_key), index_of.get(zh_key)
-        if en is None or zh is None or en in used or zh in used or (ordered[en].file, ordered[zh].file) != pair:
+    for source_key, translation_key, rel in known:
+        source, translation = index_of.get(source_key), index_of.get(translation_key)
+        if source is None or translation is None or source in used or translation in used:
             return None
-        if not _plausible(ordered[en], ordered[zh], rel):
+        if (ordered[source].file, ordered[translation].file) != pair:
             return None
-        used.update((en, zh))
-        out.append(Pair(en, zh, rel))
+        if not _plausible(ordered[source], ordered[translation], rel):
+            return None
+        used.update((source, translation))
+        out.append(Pair(source, translation, rel))
     return out
 
 
-def _plausible(en: Snippet, zh: Snippet, rel: str) -> bool:
+def _plausible(a: Snippet, b: Snippet, rel: str) -> bool:
     """The checks of :func:`relation` that cost no tokenizing (the code-level relations are taken on trust)."""
-    if en.body == zh.body:
-        return rel == Relation.IDENTICAL
-    if classify.dedent(en.body) == classify.dedent(zh.body):
-        return rel == Relation.INDENTATION
+    found = _textual_relation(a, b)
+    if found is not None:
+        return rel == found
     return rel in (Relation.COMMENTS, Relation.STRINGS, Relation.DIVERGED)
 
 

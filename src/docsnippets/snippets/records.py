@@ -127,9 +127,9 @@ def snippet_ids(snippets: Sequence[Snippet]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def pair_id_of(en_id: str, zh_id: str) -> str:
-    """A pair's id follows from its members' ids (English first), nothing else."""
-    return PAIR_ID_PREFIX + _short(f"{en_id}\0{zh_id}")
+def pair_id_of(source_id: str, translation_id: str) -> str:
+    """A pair's id follows from its members' ids (the source snippet's first), nothing else."""
+    return PAIR_ID_PREFIX + _short(f"{source_id}\0{translation_id}")
 
 
 @dataclass(frozen=True)
