@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
-from docsnippets.judge.compare import Report
-from docsnippets.judge.lost import union
+from docsnippets.judge.compare import Report, all_lost
 from docsnippets.words import counted, plural
 
 
@@ -163,7 +162,7 @@ def decide(
         error=error,
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
-        lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
+        lost=len(all_lost(freshness, changes)),
         translated=_translated(freshness),
         desync_debts=len(freshness.desync_debts),
         reference_debts=len(freshness.reference_debts),
