@@ -307,8 +307,8 @@ def compare(
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]
-    counted = bool(added or removed or changed or lost)
-    reasons += pair_reasons(before, after, mapping, lost, counted=counted, said=bool(reasons))
+    by_counts = bool(added or removed or changed or lost)
+    reasons += pair_reasons(before, after, mapping, lost, by_counts=by_counts, said=bool(reasons))
     desync, resync = _desyncs(before, after, mapping, touched, edited)
     return Report(
         fresh=not reasons,

@@ -194,14 +194,20 @@ def pair_count_line(before: Inventory | None, after: Inventory, lost: Iterable[L
 
 
 def pair_reasons(
-    before: Inventory, after: Inventory, mapping: dict[int, int], lost: Sequence[LostPair], *, counted: bool, said: bool
+    before: Inventory,
+    after: Inventory,
+    mapping: dict[int, int],
+    lost: Sequence[LostPair],
+    *,
+    by_counts: bool,
+    said: bool,
 ) -> list[str]:
     """The pages' and pairs' claims: each page's counterparts, and the pairs themselves unless a
-    count of snippets already explains them (``counted``); pairs that changed only as their
+    count of snippets already explains them (``by_counts``); pairs that changed only as their
     pages moved together are said by the moves (``said``: a reason was given)."""
     pair_changes = _pair_keys(before) ^ _pair_keys(after)
     out = _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
-    if pair_changes and not counted:
+    if pair_changes and not by_counts:
         named = relation_changes(before, after, mapping)
         if named or not (said or out):
             pairs = "translation pairs" if after.languages else "bilingual pairs"
