@@ -251,12 +251,12 @@ def _desyncs(
     before: Inventory,
     after: Inventory,
     mapping: dict[int, int],
+    reverse: dict[int, int],
     touched: Sequence[str] | None,
     edited: Sequence[str] | None,
 ) -> tuple[list[Desync], list[Desync]]:
     """``after``'s out-of-sync entries (each marked new or not) and ``before``'s back in sync,
-    those that concern the change (see :func:`involves`)."""
-    reverse = {j: i for i, j in mapping.items()}
+    those that concern the change (see :func:`involves`); ``reverse`` is ``mapping`` inverted."""
     before_desync, before_members = desync_sets(before)
     after_desync, after_members = desync_sets(after)
     touched_set = set(touched) if touched is not None else None
@@ -309,7 +309,7 @@ def compare(
     reasons += [x.sentence() for x in lost]
     by_counts = bool(added or removed or changed or lost)
     reasons += pair_reasons(before, after, mapping, lost, by_counts=by_counts, said=bool(reasons))
-    desync, resync = _desyncs(before, after, mapping, touched, edited)
+    desync, resync = _desyncs(before, after, mapping, reverse, touched, edited)
     return Report(
         fresh=not reasons,
         reasons=tuple(reasons),
