@@ -150,17 +150,15 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
         if relation != p.relation:
             named.append(f"{where(after, en, zh)} {p.relation} → {relation}")
     named += [f"{where(after, en, zh)} newly paired" for en, zh in sorted(after_pairs) if (en, zh) not in continued]
-    was_missing = {
-        (mapping[i], other if after.languages else "") for i, other in before.missing_twins() if i in mapping
-    }
-    now_missing = {(j, other if after.languages else "") for j, other in after.missing_twins()}
+    was_missing = {(mapping[i], _lacking(after, other)) for i, other in before.missing_twins() if i in mapping}
+    now_missing = {(j, _lacking(after, other)) for j, other in after.missing_twins()}
     for j, other in after.missing_twins():
-        if (j, other if after.languages else "") not in was_missing:
+        if (j, _lacking(after, other)) not in was_missing:
             s = after.snippets[j]
             named.append(f"{s.file}:{s.code_lines[0]} now has no example to pair with in {other}")
     for i, other in before.missing_twins():
         j = mapping.get(i)
-        if j is None or (j, other if after.languages else "") in now_missing:
+        if j is None or (j, _lacking(after, other)) in now_missing:
             continue
         s = after.snippets[j]
         if other not in after.counterparts_of(s.file):  # else it pairs now: said above as newly paired
@@ -222,10 +220,15 @@ def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
         out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
     for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        # Which translation lacks it matters only when there are several; with two languages
-        # the recorded counterpart is checked as a field of its own.
-        out.add((s.file, s.body_sha256, other if inv.languages else "", "", Relation.MISSING))
+        out.add((s.file, s.body_sha256, _lacking(inv, other), "", Relation.MISSING))
     return out
+
+
+def _lacking(inv: Inventory, other: str) -> str:
+    """The page that lacks a missing twin, as it tells one such entry from another: which
+    translation lacks it matters only when there are several; with two languages the recorded
+    counterpart is checked as a field of its own."""
+    return other if inv.languages else ""
 
 
 def _counterpart_reasons(
