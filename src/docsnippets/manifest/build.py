@@ -20,7 +20,9 @@ from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
 from docsnippets.manifest import validate as manifest_validate
 from docsnippets.manifest.io import (
+    GROUPS_SCHEMA,
     MAX_MANIFEST_BYTES,
+    SCHEMA,
     ManifestError,
     dumps,
     fail,
@@ -41,8 +43,6 @@ __all__ = [
     "permalink_of",
 ]
 
-SCHEMA = 2  # two languages, English and Chinese (the pair_rules setting)
-GROUPS_SCHEMA = 3  # any number of languages (the translations setting): manifest/groups.py
 NEWEST = GROUPS_SCHEMA
 
 
