@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Collection
+from types import ModuleType
 from typing import Any
 
 from docsnippets.config import Config
@@ -318,7 +319,7 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
     return Inventory(tuple(snippets), out, tuple(counterparts), languages=languages, source_language=source)
 
 
-def _grouping(data: dict[str, Any]) -> Any:
+def _grouping(data: dict[str, Any]) -> ModuleType | None:
     """manifest/groups.py for a schema 3 manifest, else None: a two-language one never loads it."""
     if data["schema"] != GROUPS_SCHEMA:
         return None
