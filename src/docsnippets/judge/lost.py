@@ -1,5 +1,6 @@
-"""What a change did to bilingual pairs: pairs that lost one side's page, pairs whose
-relation changed and pages whose counterparts changed, each named by its files.
+"""What a change did to pairs (bilingual, or a source page and a translation): pairs that lost
+one side's page, pairs whose relation changed and pages whose counterparts changed, each
+named by its files.
 
 A *lost pair* is a pair of pages that held aligned examples before, of which one page still
 holds snippets while its counterpart page no longer exists: renamed or moved (its snippets

@@ -1,12 +1,12 @@
-"""Validation of a schema-2 manifest: the shipped JSON Schema, then what a schema cannot say.
+"""Validation of a schema-2 or schema-3 manifest: the shipped JSON Schema, then what it cannot say.
 
 The schema (``schema/documentation-snippets.schema.json``) gives every field's type and
 form, and editors or other tools can use the same file; ``schema_validator`` is that schema
 as generated code (see .ci/gen_validator.py), so no schema library is imported at run time.
 The semantic pass checks what relates several values: ids derived from file and body, body
 hashes, document order, the code inside its fence, permalinks against the source, and pair
-members that name each other. Either way the first problem becomes one line naming the JSON
-path.
+members that name each other (schema 3's pages and twins: ``groups.check``). Either way the
+first problem becomes one line naming the JSON path.
 """
 
 from __future__ import annotations
