@@ -161,8 +161,8 @@ def _moved_on_one_side(
 ) -> bool:
     """Whether a line the change wrote on one side (it follows back to nothing) is matched by
     a line of the other side that follows back to one that agreed at the base."""
-    for en, zh in pairing.items():
-        for (side, k), (other, o) in (((0, en), (1, zh)), ((1, zh), (0, en))):
+    for a, b in pairing.items():
+        for (side, k), (other, o) in (((0, a), (1, b)), ((1, b), (0, a))):
             if k not in back[side] and o in back[other] and back[other][o] not in differed[other]:
                 return True
     return False

@@ -100,8 +100,8 @@ def lost_pairs(before: Inventory, after: Inventory, mapping: Mapping[int, int]) 
         pages[(before.snippets[p.source].file, before.snippets[p.translation].file)] += 1
     present = {file for file, _ in after.counterparts}
     out: list[LostPair] = []
-    for (en, zh), n in sorted(pages.items()):
-        for kept, gone in ((en, zh), (zh, en)):
+    for (source, translation), n in sorted(pages.items()):
+        for kept, gone in ((source, translation), (translation, source)):
             if kept not in present or gone in present or gone in after.counterparts_of(kept):
                 continue
             went = Counter(
@@ -137,20 +137,24 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
     continued: set[tuple[int, int]] = set()
     named: list[str] = []
 
-    def where(inv: Inventory, en: int, zh: int) -> str:
-        a, b = inv.snippets[en], inv.snippets[zh]
+    def where(inv: Inventory, source: int, translation: int) -> str:
+        a, b = inv.snippets[source], inv.snippets[translation]
         return f"{a.file}:{a.code_lines[0]} ↔ {b.file}:{b.code_lines[0]}"
 
     for p in before.pairs:
-        en, zh = mapping.get(p.source), mapping.get(p.translation)
-        relation = after_pairs.get((en, zh)) if en is not None and zh is not None else None
-        if en is None or zh is None or relation is None:
+        source, translation = mapping.get(p.source), mapping.get(p.translation)
+        relation = after_pairs.get((source, translation)) if source is not None and translation is not None else None
+        if source is None or translation is None or relation is None:
             named.append(f"{where(before, p.source, p.translation)} no longer paired")
             continue
-        continued.add((en, zh))
+        continued.add((source, translation))
         if relation != p.relation:
-            named.append(f"{where(after, en, zh)} {p.relation} → {relation}")
-    named += [f"{where(after, en, zh)} newly paired" for en, zh in sorted(after_pairs) if (en, zh) not in continued]
+            named.append(f"{where(after, source, translation)} {p.relation} → {relation}")
+    named += [
+        f"{where(after, source, translation)} newly paired"
+        for source, translation in sorted(after_pairs)
+        if (source, translation) not in continued
+    ]
     was_missing = {(mapping[i], _lacking(after, other)) for i, other in before.missing_twins() if i in mapping}
     now_missing = {(j, _lacking(after, other)) for j, other in after.missing_twins()}
     for j, other in after.missing_twins():
