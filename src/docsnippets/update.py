@@ -20,6 +20,7 @@ from docsnippets.snippets.extract import Memo
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree
+from docsnippets.words import counted
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def update(
     inventory, found = whole(tree, config, memo)
     lost = unreadable(found.notices, {s.file for s in mf.to_inventory(old).snippets}) if old is not None else ()
     if lost:
-        more = f" ({len(lost) - 1} more such pages)" if len(lost) > 1 else ""
+        more = f" ({counted(len(lost) - 1, 'more such page')})" if len(lost) > 1 else ""
         raise SourceError(f"{lost[0]}{more}; the manifest was left unchanged, so as not to drop them")
     source_info = resolve_source(old, config, repository=repository, commit=commit, detect=detect, force=force)
     data = mf.build(inventory, config, source_info.repository, source_info.commit, source_info.linked)

@@ -67,3 +67,17 @@ def test_a_page_without_records_that_cannot_be_read_stays_a_warning(tmp_path, ca
     assert main(["check", "--root", str(root)]) == 0
     err = capsys.readouterr().err
     assert "docs/en/b.md" in err and "error" not in err
+
+
+@pytest.mark.parametrize(("damaged", "said"), [(2, " (1 more such page);"), (3, " (2 more such pages);")])
+def test_update_counts_the_other_pages_it_cannot_read(tmp_path, capsys, damaged, said):
+    """The error names the first page it cannot read and counts the rest, in the right number."""
+    names = [f"docs/{lang}/{n}.md" for n in "abc" for lang in ("en", "zh")]
+    root = write(tmp_path / "t", {".docsnippets.yml": CONFIG, **dict.fromkeys(names, PAGE)})
+    assert main(["update", "--root", str(root)]) == 0
+    for name in names[:damaged]:
+        (root / name).write_bytes(_damaged("binary")[0])
+    capsys.readouterr()
+    assert main(["update", "--root", str(root)]) == 2
+    [error] = [line for line in capsys.readouterr().err.splitlines() if line.startswith("docsnippets: error")]
+    assert said in error, error

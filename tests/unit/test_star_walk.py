@@ -107,3 +107,14 @@ def test_a_walk_that_stops_says_so_and_finds_nothing_it_did_not_reach(monkeypatc
     assert found.freshness.broken_references == ()
     (notice,) = [n for n in found.freshness.notices if "star imports" in n]
     assert "pkg.m0" in notice and "5" in notice and "not judged" in notice
+
+
+def test_the_notice_counts_the_other_modules_whose_walk_stopped(monkeypatch):
+    """Two walks stopped (from pkg.m0 and from pkg.m1, each eleven star imports from the name):
+    the notice names the first module and counts the other in the right number."""
+    for module in (resolve, importlib.import_module("docsnippets.references.namespaces")):
+        monkeypatch.setattr(module, "MAX_STAR_STEPS", 5)
+    page = "```python\nfrom pkg.m0 import f11\nfrom pkg.m1 import f0\nawait f11(1)\n```\n"
+    found = judge(Case(MemoryTree({**_web(12, everyone=False), "docs/en/a.md": page}), Config(), None))
+    (notice,) = [n for n in found.freshness.notices if "star imports" in n]
+    assert notice.startswith("pkg.m0 (and 1 other module): "), notice

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from docsnippets.config import Config
 from docsnippets.snippets.records import Inventory, Snippet
 from docsnippets.sources import FileSource, ModuleFiles
+from docsnippets.words import counted
 
 if TYPE_CHECKING:  # the reference check loads when a tree holds code for it to judge
     from docsnippets.references.findings import BrokenReference
@@ -86,7 +87,7 @@ def _stopped_notice(stopped: set[str]) -> tuple[str, ...]:
     from docsnippets.references.resolve import MAX_STAR_STEPS
 
     first, *others = sorted(stopped)
-    more = f" (and {len(others)} other modules)" if others else ""
+    more = f" (and {counted(len(others), 'other module')})" if others else ""
     return (
         f"{first}{more}: the code check stopped following star imports after {MAX_STAR_STEPS}; "
         "the names they bring in are not judged",

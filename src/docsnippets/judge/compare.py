@@ -8,7 +8,7 @@ same body in another file (moved with its file); what is left was added or remov
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -251,20 +251,15 @@ def _desyncs(
     before: Inventory,
     after: Inventory,
     mapping: dict[int, int],
+    reverse: dict[int, int],
     touched: Sequence[str] | None,
     edited: Sequence[str] | None,
 ) -> tuple[list[Desync], list[Desync]]:
     """``after``'s out-of-sync entries (each marked new or not) and ``before``'s back in sync,
-    those that concern the change (see :func:`involves`)."""
-    reverse = {j: i for i, j in mapping.items()}
+    those that concern the change (see :func:`involves`); ``reverse`` is ``mapping`` inverted."""
     before_desync, before_members = desync_sets(before)
     after_desync, after_members = desync_sets(after)
-    touched_set = set(touched) if touched is not None else None
-    edited_set = set(edited) if edited is not None else None
-
-    def relevant(d: Desync) -> bool:
-        return touched_set is None or involves(d, touched_set, edited_set)
-
+    relevant = _concerning(touched, edited)
     desync = []
     for d in after_desync:
         was = any((reverse[j], code) in before_members for j, code in members(d) if j in reverse)
@@ -276,6 +271,15 @@ def _desyncs(
         if now and not any(m in after_members for m in now) and relevant(d):
             resync.append(d)
     return desync, resync
+
+
+def _concerning(touched: Sequence[str] | None, edited: Sequence[str] | None) -> Callable[[Desync], bool]:
+    """Whether an out-of-sync entry concerns the change (see :func:`involves`); every one does
+    when ``touched`` is unknown."""
+    if touched is None:
+        return lambda d: True
+    keep, mine = set(touched), set(edited) if edited is not None else None
+    return lambda d: involves(d, keep, mine)
 
 
 def compare(
@@ -307,9 +311,9 @@ def compare(
     reasons += _moved_reasons(moved, strict_lines)
     lost = lost_pairs(before, after, mapping)
     reasons += [x.sentence() for x in lost]
-    counted = bool(added or removed or changed or lost)
-    reasons += pair_reasons(before, after, mapping, lost, counted=counted, said=bool(reasons))
-    desync, resync = _desyncs(before, after, mapping, touched, edited)
+    by_counts = bool(added or removed or changed or lost)
+    reasons += pair_reasons(before, after, mapping, lost, by_counts=by_counts, said=bool(reasons))
+    desync, resync = _desyncs(before, after, mapping, reverse, touched, edited)
     return Report(
         fresh=not reasons,
         reasons=tuple(reasons),
@@ -330,8 +334,8 @@ def limit_desync(report: Report, touched: Sequence[str] | None, edited: Sequence
     """Only the desynchronized pairs that involve ``touched`` files (all of them when None)."""
     if touched is None:
         return report
-    keep, mine = set(touched), set(edited) if edited is not None else None
-    return replace(report, desynchronized=tuple(d for d in report.desynchronized if involves(d, keep, mine)))
+    relevant = _concerning(touched, edited)
+    return replace(report, desynchronized=tuple(d for d in report.desynchronized if relevant(d)))
 
 
 def all_lost(freshness: Report, changes: Report | None) -> tuple[LostPair, ...]:

@@ -55,6 +55,7 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from docsnippets.config import DEFAULT_PYTHON
+from docsnippets.judge.code import Findings
 from docsnippets.judge.compare import Report
 from docsnippets.judge.desyncs import Desync, desync_of
 from docsnippets.snippets import grammar
@@ -65,22 +66,19 @@ from docsnippets.snippets.records import Inventory
 if TYPE_CHECKING:  # a finding's type only: the reference check loads when a tree has code to judge
     from docsnippets.references.findings import BrokenReference
 
-Findings = tuple[tuple[str, "BrokenReference"], ...]  # (snippet id, finding)
 # An out-of-sync entry at the base: its relation, its snippets and, under the translations
 # setting, the translation it concerns (a source example may be out of step with one
 # translation and not with another).
-Earlier = tuple[object, ...]
-
-
-def _earlier(relation: str, indices: tuple[int, ...], language: str | None) -> Earlier:
-    return (relation, indices) if language is None else (relation, indices, language)
-
-
+Earlier = tuple[str, tuple[int, ...]] | tuple[str, tuple[int, ...], str]
 Identity = tuple[str, str, str | None, str, str]  # kind, module, name, reason, code line
 # Line matchings (len(a) * len(b) cells): a pair's bound and the run's allowance.
 MAX_DIFF_CELLS = 250_000
 MAX_RUN_CELLS = 2_000_000
 _PLACE = re.compile(r"\(([^()\s`]+):\d+\)")  # ``(pkg/mod.py:12)`` in a call finding's reason
+
+
+def _earlier(relation: str, indices: tuple[int, ...], language: str | None) -> Earlier:
+    return (relation, indices) if language is None else (relation, indices, language)
 
 
 def _lines(body: str, python: str) -> tuple[str, ...]:
@@ -163,8 +161,8 @@ def _moved_on_one_side(
 ) -> bool:
     """Whether a line the change wrote on one side (it follows back to nothing) is matched by
     a line of the other side that follows back to one that agreed at the base."""
-    for en, zh in pairing.items():
-        for (side, k), (other, o) in (((0, en), (1, zh)), ((1, zh), (0, en))):
+    for a, b in pairing.items():
+        for (side, k), (other, o) in (((0, a), (1, b)), ((1, b), (0, a))):
             if k not in back[side] and o in back[other] and back[other][o] not in differed[other]:
                 return True
     return False

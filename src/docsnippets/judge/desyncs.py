@@ -74,6 +74,9 @@ def _others(inv: Inventory, twins: dict[int, list[int]], source: int, translatio
 
 
 def desync_sets(inv: Inventory) -> tuple[list[Desync], set[Member]]:
+    """The out-of-sync entries, by file and line of their first side, and every snippet in one
+    (with the translation it is out of step in): an entry is followed through a change by its
+    members, not by the entry itself."""
     entries: list[Desync] = []
     twins = _twins(inv)
     for pair in inv.pairs:

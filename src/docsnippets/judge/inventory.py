@@ -155,10 +155,10 @@ def settled_pairs(base: Inventory, touched: Collection[str], *, among: bool = Fa
         if other is not None and (file in touched) is among and (other in touched) is among:
             out[frozenset((file, other))] = []
     for pair in base.pairs:
-        en, zh = base.snippets[pair.source], base.snippets[pair.translation]
-        group = out.get(frozenset((en.file, zh.file)))
+        source, translation = base.snippets[pair.source], base.snippets[pair.translation]
+        group = out.get(frozenset((source.file, translation.file)))
         if group is not None:
-            group.append((en.key, zh.key, pair.relation))
+            group.append((source.key, translation.key, pair.relation))
     return out
 
 

@@ -1,5 +1,6 @@
-"""What a change did to bilingual pairs: pairs that lost one side's page, pairs whose
-relation changed and pages whose counterparts changed, each named by its files.
+"""What a change did to pairs (bilingual, or a source page and a translation): pairs that lost
+one side's page, pairs whose relation changed and pages whose counterparts changed, each
+named by its files.
 
 A *lost pair* is a pair of pages that held aligned examples before, of which one page still
 holds snippets while its counterpart page no longer exists: renamed or moved (its snippets
@@ -99,8 +100,8 @@ def lost_pairs(before: Inventory, after: Inventory, mapping: Mapping[int, int]) 
         pages[(before.snippets[p.source].file, before.snippets[p.translation].file)] += 1
     present = {file for file, _ in after.counterparts}
     out: list[LostPair] = []
-    for (en, zh), n in sorted(pages.items()):
-        for kept, gone in ((en, zh), (zh, en)):
+    for (source, translation), n in sorted(pages.items()):
+        for kept, gone in ((source, translation), (translation, source)):
             if kept not in present or gone in present or gone in after.counterparts_of(kept):
                 continue
             went = Counter(
@@ -136,31 +137,33 @@ def relation_changes(before: Inventory, after: Inventory, mapping: Mapping[int, 
     continued: set[tuple[int, int]] = set()
     named: list[str] = []
 
-    def where(inv: Inventory, en: int, zh: int) -> str:
-        a, b = inv.snippets[en], inv.snippets[zh]
+    def where(inv: Inventory, source: int, translation: int) -> str:
+        a, b = inv.snippets[source], inv.snippets[translation]
         return f"{a.file}:{a.code_lines[0]} ↔ {b.file}:{b.code_lines[0]}"
 
     for p in before.pairs:
-        en, zh = mapping.get(p.source), mapping.get(p.translation)
-        relation = after_pairs.get((en, zh)) if en is not None and zh is not None else None
-        if en is None or zh is None or relation is None:
+        source, translation = mapping.get(p.source), mapping.get(p.translation)
+        relation = after_pairs.get((source, translation)) if source is not None and translation is not None else None
+        if source is None or translation is None or relation is None:
             named.append(f"{where(before, p.source, p.translation)} no longer paired")
             continue
-        continued.add((en, zh))
+        continued.add((source, translation))
         if relation != p.relation:
-            named.append(f"{where(after, en, zh)} {p.relation} → {relation}")
-    named += [f"{where(after, en, zh)} newly paired" for en, zh in sorted(after_pairs) if (en, zh) not in continued]
-    was_missing = {
-        (mapping[i], other if after.languages else "") for i, other in before.missing_twins() if i in mapping
-    }
-    now_missing = {(j, other if after.languages else "") for j, other in after.missing_twins()}
+            named.append(f"{where(after, source, translation)} {p.relation} → {relation}")
+    named += [
+        f"{where(after, source, translation)} newly paired"
+        for source, translation in sorted(after_pairs)
+        if (source, translation) not in continued
+    ]
+    was_missing = {(mapping[i], _lacking(after, other)) for i, other in before.missing_twins() if i in mapping}
+    now_missing = {(j, _lacking(after, other)) for j, other in after.missing_twins()}
     for j, other in after.missing_twins():
-        if (j, other if after.languages else "") not in was_missing:
+        if (j, _lacking(after, other)) not in was_missing:
             s = after.snippets[j]
             named.append(f"{s.file}:{s.code_lines[0]} now has no example to pair with in {other}")
     for i, other in before.missing_twins():
         j = mapping.get(i)
-        if j is None or (j, other if after.languages else "") in now_missing:
+        if j is None or (j, _lacking(after, other)) in now_missing:
             continue
         s = after.snippets[j]
         if other not in after.counterparts_of(s.file):  # else it pairs now: said above as newly paired
@@ -194,14 +197,20 @@ def pair_count_line(before: Inventory | None, after: Inventory, lost: Iterable[L
 
 
 def pair_reasons(
-    before: Inventory, after: Inventory, mapping: dict[int, int], lost: Sequence[LostPair], *, counted: bool, said: bool
+    before: Inventory,
+    after: Inventory,
+    mapping: dict[int, int],
+    lost: Sequence[LostPair],
+    *,
+    by_counts: bool,
+    said: bool,
 ) -> list[str]:
     """The pages' and pairs' claims: each page's counterparts, and the pairs themselves unless a
-    count of snippets already explains them (``counted``); pairs that changed only as their
+    count of snippets already explains them (``by_counts``); pairs that changed only as their
     pages moved together are said by the moves (``said``: a reason was given)."""
     pair_changes = _pair_keys(before) ^ _pair_keys(after)
     out = _counterpart_reasons(before, after, lost, {f for key in pair_changes for f in (key[0], key[2])})
-    if pair_changes and not counted:
+    if pair_changes and not by_counts:
         named = relation_changes(before, after, mapping)
         if named or not (said or out):
             pairs = "translation pairs" if after.languages else "bilingual pairs"
@@ -216,10 +225,15 @@ def _pair_keys(inv: Inventory) -> set[tuple[str, str, str, str, str]]:
         out.add((a.file, a.body_sha256, b.file, b.body_sha256, p.relation))
     for i, other in inv.missing_twins():
         s = inv.snippets[i]
-        # Which translation lacks it matters only when there are several; with two languages
-        # the recorded counterpart is checked as a field of its own.
-        out.add((s.file, s.body_sha256, other if inv.languages else "", "", Relation.MISSING))
+        out.add((s.file, s.body_sha256, _lacking(inv, other), "", Relation.MISSING))
     return out
+
+
+def _lacking(inv: Inventory, other: str) -> str:
+    """The page that lacks a missing twin, as it tells one such entry from another: which
+    translation lacks it matters only when there are several; with two languages the recorded
+    counterpart is checked as a field of its own."""
+    return other if inv.languages else ""
 
 
 def _counterpart_reasons(

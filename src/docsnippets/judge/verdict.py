@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsnippets.constants import Cause, ExitCode, FailOn, parse_fail_on
-from docsnippets.judge.compare import Report
-from docsnippets.judge.lost import union
+from docsnippets.judge.compare import Report, all_lost
 from docsnippets.words import counted, plural
 
 
@@ -81,10 +80,13 @@ class Verdict:
     def references_enforced(self) -> bool:
         return FailOn.REFERENCES in self.gate
 
+    @property
+    def _desync_noun(self) -> str:
+        """What one out-of-sync entry is: a translation when there may be many languages."""
+        return "translation" if self.translated else "bilingual example"
+
     def desync_words(self) -> str:
-        if self.translated:
-            return f"{counted(self.desync, 'translation')} out of sync"
-        return f"{counted(self.desync, 'bilingual example')} out of sync"
+        return f"{counted(self.desync, self._desync_noun)} out of sync"
 
     def lost_words(self) -> str:
         noun = "page" if self.translated else "bilingual page"
@@ -100,8 +102,7 @@ class Verdict:
 
     def debts_words(self) -> str:
         """What the base already held, as counted: ``1 bilingual example out of sync, 2 broken references``."""
-        noun = "translation" if self.translated else "bilingual example"
-        words = [f"{counted(self.desync_debts, noun)} out of sync"] if self.desync_debts else []
+        words = [f"{counted(self.desync_debts, self._desync_noun)} out of sync"] if self.desync_debts else []
         if self.reference_debts:
             words.append(counted(self.reference_debts, "broken reference"))
         return ", ".join(words)
@@ -163,7 +164,7 @@ def decide(
         error=error,
         manifest_missing=manifest_missing,
         references=len(freshness.broken_references),
-        lost=len(union(freshness.lost, changes.lost if changes is not None else ())),
+        lost=len(all_lost(freshness, changes)),
         translated=_translated(freshness),
         desync_debts=len(freshness.desync_debts),
         reference_debts=len(freshness.reference_debts),

@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Collection
+from types import ModuleType
 from typing import Any
 
 from docsnippets.config import Config
 from docsnippets.constants import DEFAULT_MANIFEST, PAIR_RELATIONS, Relation, Status
 from docsnippets.manifest import validate as manifest_validate
 from docsnippets.manifest.io import (
+    GROUPS_SCHEMA,
     MAX_MANIFEST_BYTES,
+    SCHEMA,
     ManifestError,
     dumps,
     fail,
@@ -41,8 +44,6 @@ __all__ = [
     "permalink_of",
 ]
 
-SCHEMA = 2  # two languages, English and Chinese (the pair_rules setting)
-GROUPS_SCHEMA = 3  # any number of languages (the translations setting): manifest/groups.py
 NEWEST = GROUPS_SCHEMA
 
 
@@ -318,7 +319,7 @@ def to_inventory(data: dict[str, Any]) -> Inventory:
     return Inventory(tuple(snippets), out, tuple(counterparts), languages=languages, source_language=source)
 
 
-def _grouping(data: dict[str, Any]) -> Any:
+def _grouping(data: dict[str, Any]) -> ModuleType | None:
     """manifest/groups.py for a schema 3 manifest, else None: a two-language one never loads it."""
     if data["schema"] != GROUPS_SCHEMA:
         return None

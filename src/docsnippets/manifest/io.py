@@ -1,4 +1,4 @@
-"""What both manifest schemas share: the source, the permalink and the dump."""
+"""What both manifest schemas share: their numbers, the source, the permalink and the dump."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from docsnippets.links import blob_lines
 from docsnippets.snippets.records import Snippet
 from docsnippets.visible import quoted, visible_json
 
+SCHEMA = 2  # two languages, English and Chinese (the pair_rules setting)
+GROUPS_SCHEMA = 3  # any number of languages (the translations setting): manifest/groups.py
 # A manifest read from a commit is refused past this size: no tree docsnippets checks makes one.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")

@@ -1,12 +1,12 @@
-"""Validation of a schema-2 manifest: the shipped JSON Schema, then what a schema cannot say.
+"""Validation of a schema-2 or schema-3 manifest: the shipped JSON Schema, then what it cannot say.
 
 The schema (``schema/documentation-snippets.schema.json``) gives every field's type and
 form, and editors or other tools can use the same file; ``schema_validator`` is that schema
 as generated code (see .ci/gen_validator.py), so no schema library is imported at run time.
 The semantic pass checks what relates several values: ids derived from file and body, body
 hashes, document order, the code inside its fence, permalinks against the source, and pair
-members that name each other. Either way the first problem becomes one line naming the JSON
-path.
+members that name each other (schema 3's pages and twins: ``groups.check``). Either way the
+first problem becomes one line naming the JSON path.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docsnippets.constants import PAIR_RELATIONS
-from docsnippets.manifest.io import permalink_of, validate_source
+from docsnippets.manifest.io import GROUPS_SCHEMA, permalink_of, validate_source
 from docsnippets.manifest.schema_validator import SchemaViolation
 from docsnippets.manifest.schema_validator import validate as schema_validate
 from docsnippets.snippets.fences import sha256_text
@@ -105,7 +105,7 @@ def unwritten(data: dict[str, Any]) -> list[str]:
         out += _unknown(data["source"], "source", prefix="source.")
     if data.get("generator", GENERATOR) != GENERATOR:
         out.append(f"recorded generator differs from the one that writes it ({GENERATOR})")
-    fields = GROUPS_FIELDS if data["schema"] == 3 else WRITTEN_FIELDS
+    fields = GROUPS_FIELDS if data["schema"] == GROUPS_SCHEMA else WRITTEN_FIELDS
     for file, group in data["files"].items():
         out += _unknown(group, "file", f"{file}: ", fields=fields)
         for n, entry in enumerate(group["snippets"], 1):
@@ -126,7 +126,7 @@ def validate(data: dict[str, Any], bad: Bad) -> None:
         _check_group(file, group, source, bad)
         for entry in group["snippets"]:  # each id checked against its file and body just now
             by_id[entry["id"]] = (file, entry)
-    if data["schema"] == 3:  # translation groups (manifest/groups.py)
+    if data["schema"] == GROUPS_SCHEMA:  # translation groups (manifest/groups.py)
         from docsnippets.manifest import groups
 
         groups.check(data, by_id, bad)

@@ -83,14 +83,6 @@ def call_word(node: ast.expr) -> str | None:
     return None
 
 
-def _keyword(call: ast.expr, name: str) -> ast.expr | None:
-    if isinstance(call, ast.Call):
-        for kw in call.keywords:
-            if kw.arg == name:
-                return kw.value
-    return None
-
-
 def _is_true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 

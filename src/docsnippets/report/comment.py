@@ -16,8 +16,7 @@ from typing import Any, TypeVar
 
 from docsnippets import work
 from docsnippets.constants import COMMENT_BUDGET
-from docsnippets.judge.compare import Desync, Report, move_reasons
-from docsnippets.judge.lost import union
+from docsnippets.judge.compare import Desync, Report, all_lost, move_reasons
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report import entries as en
 from docsnippets.report import items as ci
@@ -334,7 +333,7 @@ def _debt_sections(freshness: Report, ctx: CommentContext, short: Shortening) ->
 def _lost_items(freshness: Report, ctx: CommentContext) -> list[str]:
     """Both pages of each lost pair, what happened to the one that went, how many examples it cost."""
     out = []
-    for x in union(freshness.lost, ctx.changes.lost if ctx.changes is not None else ()):
+    for x in all_lost(freshness, ctx.changes):
         went = f"renamed to {code_span(x.moved_to)}" if x.moved_to else "deleted"
         n = counted(x.pairs, "example" if x.languages else "bilingual example")
         out.append(f"- {code_span(x.kept)} lost its counterpart {code_span(x.gone)} ({went}): {n} no longer paired")

@@ -6,8 +6,7 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
-from docsnippets.judge.compare import Desync, Report
-from docsnippets.judge.lost import union
+from docsnippets.judge.compare import Desync, Report, all_lost
 from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import fixes_for
 from docsnippets.report.context import Links
@@ -89,7 +88,7 @@ def fixes(
             "a translation is never the cause."
         )
         parts.append(f"{_resync_lead(verdict)}:\n\n" + "\n".join(shown) + f"\n\n{note}\n")
-    lost = union(freshness.lost, changes.lost if changes is not None else ())
+    lost = all_lost(freshness, changes)
     if lost:
         steps = list(dict.fromkeys(f"- {plain(x.fix())}" for x in lost))  # a page lost in every language: one fix
         parts.append(f"{_lost_lead(verdict)}:\n\n" + "\n".join(_capped(steps, cap)) + "\n")

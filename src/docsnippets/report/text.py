@@ -8,8 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docsnippets.constants import FIX_COMMAND
-from docsnippets.judge.compare import Change, Desync, Report
-from docsnippets.judge.lost import union
+from docsnippets.judge.compare import Change, Desync, Report, all_lost
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report.markup import span
 from docsnippets.snippets.records import Inventory, Snippet
@@ -217,7 +216,7 @@ def report_text(
         plain = replace(changes, desynchronized=())
         lines += (_grouped(_entries(plain, inventory, edited)) + _moves(plain)) or ["  no snippet changes"]
     lines += _debts(report)
-    lost = union(report.lost, changes.lost if changes is not None else ())
+    lost = all_lost(report, changes)
     if lost:
         lines.append("pages that lost their counterpart:")
         lines += [f"  {visible(x.sentence())}" for x in lost]
