@@ -50,6 +50,20 @@ def test_the_pathological_bench_prints_a_ratio_per_size():
     assert len(rows[0]) == 4 and all(len(r) in (4, 6) for r in rows[1:])
 
 
+def test_the_growth_table_runs_under_any_python_on_shapes_that_hold_snippets():
+    """The shapes that reach the grammar are judged by the running Python, whichever it is."""
+    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--max-bytes", "65536", "--shape", "words-everywhere"],
+        capture_output=True,
+        text=True,
+        timeout=CUT_OFF,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["words-everywhere"] * 2
+
+
 def test_the_pathological_bench_runs_hostile_prs_against_the_bounds():
     script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
     runs = ["stars-300", "stars-150", "merge-8000", "dashes-5mib"]
