@@ -114,3 +114,10 @@ def test_schema_1_is_read_into_the_same_inventory(config):
     upgraded = mf.upgrade(old, config)
     mf.validate(upgraded, "upgraded")
     assert mf.dumps(upgraded) == mf.dumps(mf.build(inv, config))
+
+
+@pytest.mark.parametrize("schema", [0, -1, "2"])
+def test_an_unknown_schema_names_every_schema_this_version_reads(schema):
+    with pytest.raises(mf.ManifestError) as raised:
+        mf.parse(json.dumps({"schema": schema}), "m.json")
+    assert f"from 1 to {mf.NEWEST}" in str(raised.value)

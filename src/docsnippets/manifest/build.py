@@ -261,13 +261,13 @@ def validate(data: Any, where: str) -> None:
         raise fail(where, "the top level is not a JSON object")
     schema = data.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise fail(where, f"'schema' is {schema!r}, expected {SCHEMA}")
+        raise fail(where, f"'schema' is {schema!r}, expected a schema number from 1 to {NEWEST}")
     if schema > NEWEST:
         raise ManifestError(
             f"{where}: schema {schema} is newer than this docsnippets understands ({NEWEST}); upgrade docsnippets"
         )
     if schema not in (1, SCHEMA, GROUPS_SCHEMA):
-        raise fail(where, f"unknown schema {schema}, expected {SCHEMA}")
+        raise fail(where, f"unknown schema {schema}, expected a schema number from 1 to {NEWEST}")
 
     def bad(message: str) -> ManifestError:
         return fail(where, message)

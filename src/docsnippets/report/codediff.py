@@ -12,10 +12,10 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from docsnippets.snippets import literals
 from docsnippets.snippets.alignment import common_ends, matching_blocks
+from docsnippets.snippets.blocks import LAYOUT
 from docsnippets.snippets.classify import dedent, tokens
 
-_LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT})
-_NOT_CODE = _LAYOUT | {tokenize.ENDMARKER}
+_NOT_CODE = LAYOUT | {tokenize.ENDMARKER}
 _STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 
 Span = tuple[tuple[int, int], tuple[int, int]]
@@ -66,7 +66,7 @@ def _marked(toks: list[tokenize.TokenInfo]) -> Iterator[tuple[tokenize.TokenInfo
     prev = tokenize.NEWLINE
     for i, tok in enumerate(toks):
         yield tok, _docstring_at(toks, i, prev)
-        if tok.type not in _LAYOUT or tok.type in _STATEMENT_START:
+        if tok.type not in LAYOUT or tok.type in _STATEMENT_START:
             prev = tok.type
 
 

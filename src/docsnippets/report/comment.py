@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from docsnippets import work
-from docsnippets.constants import COMMENT_BUDGET
+from docsnippets.constants import COMMENT_BUDGET, FailOn
 from docsnippets.judge.compare import Desync, Report, all_lost, move_reasons
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report import entries as en
@@ -53,7 +53,7 @@ def verdict_of(freshness: Report, ctx: CommentContext) -> Verdict:
     """The context's verdict; a caller without a gate setting gets the default one (stale)."""
     if ctx.verdict is not None:
         return ctx.verdict
-    return decide(freshness, "stale", manifest_missing=ctx.head_manifest_missing, changes=ctx.changes)
+    return decide(freshness, FailOn.STALE, manifest_missing=ctx.head_manifest_missing, changes=ctx.changes)
 
 
 def comment(freshness: Report, ctx: CommentContext, budget: int = COMMENT_BUDGET) -> str:

@@ -6,6 +6,7 @@ red check, and the fix names every cause the gate counted.
 
 from __future__ import annotations
 
+from docsnippets.constants import Cause
 from docsnippets.judge.compare import Desync, Report, all_lost
 from docsnippets.judge.verdict import Verdict
 from docsnippets.references.findings import fixes_for
@@ -28,17 +29,17 @@ def headline(verdict: Verdict, manifest_name: str) -> str:
         about = f"{name} is missing from this branch"
     elif not verdict.fresh:
         about = f"{name} is stale — {plain(_reasons(verdict.reasons))}"
-    elif verdict.cause in ("desync", "references"):
-        found = verdict.pair_words() if verdict.cause == "desync" else verdict.references_words()
+    elif verdict.cause in (Cause.DESYNC, Cause.REFERENCES):
+        found = verdict.pair_words() if verdict.cause == Cause.DESYNC else verdict.references_words()
         about, setting = f"{found} {setting}; the manifest {name} itself is fresh", ""
     else:
         about = f"{name} is up to date"
-    if verdict.cause == "error":
+    if verdict.cause == Cause.ERROR:
         about = f"could not decide — {plain(verdict.error or '')}; {about}"
     shown, relaxed = [], []
-    if (verdict.desync or verdict.lost) and verdict.cause != "desync":
+    if (verdict.desync or verdict.lost) and verdict.cause != Cause.DESYNC:
         (shown if verdict.desync_enforced else relaxed).append(verdict.pair_words())
-    if verdict.references and verdict.cause != "references":
+    if verdict.references and verdict.cause != Cause.REFERENCES:
         (shown if verdict.references_enforced else relaxed).append(verdict.references_words())
     if verdict.passed and not verdict.fresh:  # fail-on never: nothing is enforced
         mark = "⚠️"
@@ -73,7 +74,7 @@ def fixes(
     """What to do, in the order the gate weighs it: the manifest first, then the translations."""
     parts: list[str] = []
     if not freshness.fresh:
-        lead = "**To fix:**" if verdict.cause == "stale" else "**To update the manifest** (not enforced):"
+        lead = "**To fix:**" if verdict.cause == Cause.STALE else "**To update the manifest** (not enforced):"
         commit = f"git commit -m 'Update snippet manifest' {visible(manifest_path)}"
         parts.append(
             f"{lead} run this at the root of the branch and push the result:\n\n"
@@ -113,7 +114,7 @@ def _capped(steps: list[str], cap: int | None) -> list[str]:
 
 
 def _lost_lead(verdict: Verdict) -> str:
-    if verdict.cause == "desync" and not verdict.desync:
+    if verdict.cause == Cause.DESYNC and not verdict.desync:
         return "**To fix:** give each page its counterpart again"
     if verdict.desync_enforced:
         return "**Then** give each page its counterpart again"
@@ -121,7 +122,7 @@ def _lost_lead(verdict: Verdict) -> str:
 
 
 def _resync_lead(verdict: Verdict) -> str:
-    if verdict.cause == "desync":
+    if verdict.cause == Cause.DESYNC:
         return "**To fix:** bring each counterpart in line"
     if verdict.desync_enforced:
         return "**Then** bring each counterpart in line"

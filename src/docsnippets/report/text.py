@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from docsnippets.constants import FIX_COMMAND
+from docsnippets.constants import FIX_COMMAND, FailOn
 from docsnippets.judge.compare import Change, Desync, Report, all_lost
 from docsnippets.judge.verdict import Verdict, decide
 from docsnippets.report.markup import span
@@ -203,7 +203,7 @@ def report_text(
 ) -> str:
     """``report`` decides fresh or stale; ``changes`` (a diff's base comparison) is listed after it;
     ``inventory`` (the head tree's) lets twins be told together."""
-    verdict = verdict if verdict is not None else decide(report, "stale", changes=changes)
+    verdict = verdict if verdict is not None else decide(report, FailOn.STALE, changes=changes)
     lines: list[str] = []
     if report.fresh:
         lines.append(f"fresh: {manifest_name} matches the docs ({counted(report.summary['fences'], 'snippet')})")

@@ -55,7 +55,8 @@ class GroupLayout:
         return tuple(code for code, _ in self.templates)
 
     def describe(self) -> str:
-        """``12 languages (en the source; de, es, …): docs/en/{path}, docs/de/{path}, …; 1000 pages pair``."""
+        """One line of evidence: ``12 languages (en the source; de, es, …): docs/en/{path},
+        docs/de/{path}, …; 854 translated pages pair with their source page``."""
         source, *others = self.languages
         shown = ", ".join(template for _, template in self.templates[:2])
         return (
