@@ -36,15 +36,18 @@ def test_both_stages_read_hostile_markdown_in_linear_time(tmp_path, fake):
     assert [s["state"] for s in pr.statuses()] == ["success"]
 
 
-def test_the_pathological_bench_prints_a_ratio_per_size():
-    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--max-bytes", "262144", "--shape", "one-long-backtick-line"],
-        capture_output=True,
-        text=True,
-        timeout=CUT_OFF,
-        check=True,
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=CUT_OFF, check=False
     )
+
+
+def test_the_pathological_bench_prints_a_ratio_per_size():
+    done = _bench("--max-bytes", "262144", "--shape", "one-long-backtick-line")
+    assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
     assert [int(r[1]) for r in rows] == [16384 + 7, 65536 + 7, 262144 + 7]
     assert len(rows[0]) == 4 and all(len(r) in (4, 6) for r in rows[1:])
@@ -52,28 +55,14 @@ def test_the_pathological_bench_prints_a_ratio_per_size():
 
 def test_the_growth_table_runs_under_any_python_on_shapes_that_hold_snippets():
     """The shapes that reach the grammar are judged by the running Python, whichever it is."""
-    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--max-bytes", "65536", "--shape", "words-everywhere"],
-        capture_output=True,
-        text=True,
-        timeout=CUT_OFF,
-        check=False,
-    )
+    done = _bench("--max-bytes", "65536", "--shape", "words-everywhere")
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["words-everywhere"] * 2
 
 
 def test_the_pathological_bench_runs_hostile_prs_against_the_bounds():
-    script = Path(__file__).resolve().parents[2] / "bench" / "pathological.py"
     runs = ["stars-300", "stars-150", "merge-8000", "dashes-5mib"]
-    done = subprocess.run(
-        [sys.executable, str(script), "--quick", *(a for run in runs for a in ("--run", run))],
-        capture_output=True,
-        text=True,
-        timeout=CUT_OFF,
-        check=False,
-    )
+    done = _bench("--quick", *(a for run in runs for a in ("--run", run)))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] and line.split()[0] in runs]
     assert [r[0] for r in rows] == runs
