@@ -30,30 +30,30 @@ class ConfigError(ValueError):
     """A configuration problem, phrased as one line naming the file and the fix."""
 
 
-def _check_template(template: str, where: str) -> list[str]:
+def _check_template(template: str, where: str, setting: str) -> list[str]:
     """The slots of a page template; a template without one, or with stray braces, is refused,
     and so is one that is no relative path inside the repository: the pages it names would lie
     outside the tree, or be one page under two names."""
     parts = template.split("/")
     if any(part in ("", ".", "..") for part in parts) or any(c in template for c in "\0\n"):
         raise ConfigError(
-            f"{where}: page template {quoted(template)} must be a relative path inside the repository "
+            f"{where}: {setting} template {quoted(template)} must be a relative path inside the repository "
             "('/' between names, no '.', '..' or empty part)"
         )
     slots = SLOT.findall(template)
     leftover = SLOT.sub("", template)
     if not slots or "{" in leftover or "}" in leftover:
         raise ConfigError(
-            f"{where}: pair rule template {quoted(template)} needs {{path}}, or {{dir}} and {{name}}, "
+            f"{where}: {setting} template {quoted(template)} needs {{path}}, or {{dir}} and {{name}}, "
             "and no other braces"
         )
     if len(set(slots)) != len(slots):
-        raise ConfigError(f"{where}: pair rule template {quoted(template)} uses a slot twice; use each slot once")
+        raise ConfigError(f"{where}: {setting} template {quoted(template)} uses a slot twice; use each slot once")
     if "path" in slots and len(slots) > 1:
         # {path} spans directories: beside another slot a long page name splits in cubically
         # many ways, and {path} alone already names every page {dir}{name} would.
         raise ConfigError(
-            f"{where}: pair rule template {quoted(template)} mixes slots; use {{path}} alone, or {{dir}} and {{name}}"
+            f"{where}: {setting} template {quoted(template)} mixes slots; use {{path}} alone, or {{dir}} and {{name}}"
         )
     return sorted(slots)
 
@@ -75,13 +75,14 @@ class PairRule:
         return (found[0][0], found[0][2]) if found else None
 
 
-def _validate_pages(rule: PageRule, where: str) -> None:
+def _validate_pages(rule: PageRule, where: str, setting: str) -> None:
     """Every template of ``rule`` is a page template, and all have the same slots (a page's
-    counterpart is found by filling the slots its own path gave)."""
-    shapes = {tuple(_check_template(template, where)) for _, template in rule.templates}
+    counterpart is found by filling the slots its own path gave); ``setting`` names the key the
+    templates came from, so the error points at the line to fix."""
+    shapes = {tuple(_check_template(template, where, setting)) for _, template in rule.templates}
     if len(shapes) != 1:
         shown = " -> ".join(quoted(t) for _, t in rule.templates)
-        raise ConfigError(f"{where}: pair rule {shown} must use the same slots")
+        raise ConfigError(f"{where}: {setting} templates {shown} must use the same slots")
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def _pair_rules(value: Any, key: str, where: str) -> tuple[PairRule, ...]:
         raise ConfigError(f"{where}: 'pair_rules' must be a list of {{en: ..., zh: ...}} templates")
     rules = tuple(PairRule(r["en"], r["zh"]) for r in value)
     for rule in rules:
-        _validate_pages(rule.pages, where)
+        _validate_pages(rule.pages, where, "'pair_rules'")
     return rules
 
 
@@ -257,7 +258,7 @@ def _translations(value: Any, key: str, where: str) -> Translations:
                 f"{source!r} and at least one translation"
             )
         rule = PageRule(((source, layout[source]), *((c, layout[c]) for c in codes if c != source)))
-        _validate_pages(rule, where)
+        _validate_pages(rule, where, "'translations.pages'")
         _one_language_per_template(layout, where)
         rules.append(rule)
     names = value.get("names", {})

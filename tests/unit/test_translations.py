@@ -81,6 +81,20 @@ def test_bad_translations_are_one_line_errors(value, needle):
         from_mapping({"translations": value}, "cfg")
 
 
+@pytest.mark.parametrize(
+    "template", ["docs/de/{x}", "docs/{path}/{path}", "docs/{dir}{path}", "docs/../{path}", "docs/de/{name}"]
+)
+def test_a_bad_template_names_the_setting_it_is_in(template):
+    """Each setting's own words: a translations template is not a pair rule."""
+    for config, setting in (
+        ({"translations": {"pages": {"en": "docs/en/{path}", "de": template}}}, "'translations.pages'"),
+        ({"pair_rules": [{"en": "docs/en/{path}", "zh": template}]}, "'pair_rules'"),
+    ):
+        with pytest.raises(ConfigError) as raised:
+            from_mapping(config, "cfg")
+        assert str(raised.value).startswith(f"cfg: {setting} template"), raised.value
+
+
 def test_a_pair_rule_with_path_beside_another_slot_is_refused():
     with pytest.raises(ConfigError, match=r"\{path\} alone"):
         from_mapping({"pair_rules": [{"en": "{path}-{name}.md", "zh": "zh/{path}-{name}.md"}]}, "cfg")
