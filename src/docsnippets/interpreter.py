@@ -39,6 +39,9 @@ if TYPE_CHECKING:  # started only when the declared version is not the running o
 ANSWER_SECONDS = 60.0
 # The shortest wait between two looks at the CPU bound while a child works on an answer.
 _SLICE = 0.05
+# A child that used at least this share of a wait's time in CPU is working, not hung: on a
+# loaded machine a long body can take the answer limit's time while the child gets little CPU.
+_BUSY = 0.05
 _CLOSE_SECONDS = 5.0  # for a child told to stop (its input closed) to exit by itself
 _BOOT = (
     "import sys; sys.path.append(sys.argv[1]); "
@@ -227,7 +230,7 @@ class Child:
         self.prepare()
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        started = time.monotonic()
+        started, busy_from = time.monotonic(), self.cpu_seconds()
         deadline = self._deadline(started)
         pending = memoryview(request)
         with selectors.DefaultSelector() as selector:
@@ -237,7 +240,8 @@ class Child:
             while (line := self._line()) is None:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
                 if not ready and time.monotonic() >= deadline:
-                    self._waited(started)
+                    if self._waited(started, busy_from):
+                        started, busy_from = time.monotonic(), self.cpu_seconds()
                     deadline = self._deadline(started)
                 for key, _ in ready:
                     if key.fileobj is process.stdin:
@@ -260,17 +264,24 @@ class Child:
         limit = started + self.answer_seconds
         return limit if left is None else min(limit, time.monotonic() + max(left, _SLICE))
 
-    def _waited(self, started: float) -> None:
+    def _waited(self, started: float, busy_from: float) -> bool:
         """Raise if waiting is over: the CPU bound spent (by the child or this process), or the
         answer limit passed with CPU still left (a child that answers nothing and uses no CPU is
-        a broken Python, however little CPU the run has left)."""
+        a broken Python, however little CPU the run has left). True when the answer limit passed
+        while the child kept working under a CPU bound: the wait starts again, and the bound,
+        which counts the child's CPU, is what stops it. Without a bound the limit stands, so a
+        Python that spins without answering cannot hold a local run forever."""
         left = work.cpu_left()
         if left is not None and left <= 0:
             self.close(kill=True)
             raise work.cpu_spent()
-        if time.monotonic() - started >= self.answer_seconds:
-            self.close(kill=True)
-            raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
+        waited = time.monotonic() - started
+        if waited < self.answer_seconds:
+            return False
+        if left is not None and self.cpu_seconds() - busy_from >= _BUSY * waited:
+            return True
+        self.close(kill=True)
+        raise self._broken(f"gave no answer within {self.answer_seconds:g} s")
 
     def _write(self, pending: memoryview) -> memoryview:
         assert self._process is not None and self._process.stdin is not None

@@ -327,3 +327,37 @@ def test_a_silent_child_is_a_broken_python_though_cpu_is_left(tmp_path):
     finally:
         child.close(kill=True)
         interpreter._children.pop((OTHER, script), None)
+
+
+def test_a_child_still_working_at_the_answer_limit_is_waited_for_until_the_cpu_bound(tmp_path):
+    """On a loaded runner a long body can keep the child working past the answer limit while it
+    gets only part of a core: that is judging taking long, stopped by the CPU bound, never a
+    broken Python."""
+    from docsnippets import work
+    from docsnippets.work import Bound, Limits, OverBudget
+
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
+    child = interpreter.Child(OTHER, script, answer_seconds=0.3)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        child.prepare()
+        child._greet()
+        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 1.5, clock=interpreter.cpu_seconds)
+        with work.bounded(bound), pytest.raises(OverBudget) as caught:
+            child.facts("await x\n", ())
+        assert caught.value.bound == Bound.CPU_SECONDS
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)
+
+
+def test_without_a_cpu_bound_a_busy_child_still_ends_at_the_answer_limit(tmp_path):
+    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
+    child = interpreter.Child(OTHER, script, answer_seconds=0.5)
+    try:
+        started = time.monotonic()
+        with pytest.raises(GrammarError, match=r"no answer within 0\.5 s"):
+            child.facts("await x\n", ())
+        assert time.monotonic() - started < 10
+    finally:
+        child.close(kill=True)
