@@ -121,12 +121,21 @@ def _groups_text(layout: GroupLayout) -> str:
     )
 
 
-def _groups_found(groups: list[GroupLayout]) -> str:
+def _groups_found(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> str:
     """What the names show, and the runner-up when another layout fits fewer pages."""
     found = groups[0].describe()
-    if len(groups) > 1:
+    if layouts and sum(lay.pairs for lay in layouts) < groups[0].pairs:
+        found += f"; chosen over {describe(layouts)}, which pairs fewer"
+    elif len(groups) > 1:
         found += f"; chosen over {groups[1].describe()}, which pairs fewer"
     return found
+
+
+def _groups_win(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> bool:
+    """Whether the layout of several languages is the one to write: it names more than two, or
+    it pairs more pages than the two-language rules together (``docs/source`` beside
+    ``docs/source_en`` for a whole manual, against two ``README_CN.md`` twins)."""
+    return bool(groups) and (len(groups[0].languages) > 2 or groups[0].pairs > sum(lay.pairs for lay in layouts))
 
 
 def _language_of_pages(root: Path, pages: list[str]) -> str | None:
@@ -148,8 +157,8 @@ def _config_step(root: Path, files: list[str], *, force: bool, dry_run: bool) ->
     layouts = recognise(pages)
     found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
     groups = recognise_groups(pages, lambda sample: _language_of_pages(root, sample))
-    if groups and (len(groups[0].languages) > 2 or not layouts):
-        found = _groups_found(groups)
+    if _groups_win(groups, layouts):
+        found = _groups_found(groups, layouts)
         text = _groups_text(groups[0])
     elif not missing_rules(layouts, Config().pair_rules):
         if layouts:
