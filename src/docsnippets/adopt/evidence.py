@@ -32,7 +32,7 @@ def unpaired(inventory: Inventory, markdown: Sequence[str], config: Config) -> t
         f"{counted(len(inventory.snippets), 'async example')} in {counted(pages, 'Markdown file')}, none paired: "
         f"none of these files has a counterpart under the pair rules {rules}"
     ]
-    paired = _paired(markdown, config)
+    paired = paired_files(markdown, config)
     if paired:
         # The rules fit the tree: the pages with examples are simply written in one language,
         # and asking for other rules would send the user to break a layout that is right.
@@ -55,7 +55,7 @@ def unpaired(inventory: Inventory, markdown: Sequence[str], config: Config) -> t
     return tuple(lines)
 
 
-def _paired(markdown: Sequence[str], config: Config) -> int:
+def paired_files(markdown: Sequence[str], config: Config) -> int:
     """How many of the Markdown files have a counterpart that exists under the configured rules."""
     present = set(markdown)
     return sum(1 for path in markdown if any(other in present for _, _, other in config.counterparts(path)))
