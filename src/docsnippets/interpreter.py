@@ -39,9 +39,7 @@ if TYPE_CHECKING:  # started only when the declared version is not the running o
 ANSWER_SECONDS = 60.0
 # The shortest wait between two looks at the CPU bound while a child works on an answer.
 _SLICE = 0.05
-# A child that used at least this share of a wait's time in CPU is working, not hung: on a
-# loaded machine a long body can take the answer limit's time while the child gets little CPU.
-_BUSY = 0.05
+_BUSY = 0.05  # a child that used this share of a wait in CPU is working (on a loaded machine), not hung
 _CLOSE_SECONDS = 5.0  # for a child told to stop (its input closed) to exit by itself
 _BOOT = (
     "import sys; sys.path.append(sys.argv[1]); "
@@ -266,11 +264,9 @@ class Child:
 
     def _waited(self, started: float, busy_from: float) -> bool:
         """Raise if waiting is over: the CPU bound spent (by the child or this process), or the
-        answer limit passed with CPU still left (a child that answers nothing and uses no CPU is
-        a broken Python, however little CPU the run has left). True when the answer limit passed
-        while the child kept working under a CPU bound: the wait starts again, and the bound,
-        which counts the child's CPU, is what stops it. Without a bound the limit stands, so a
-        Python that spins without answering cannot hold a local run forever."""
+        answer limit passed with the child silent and idle (a broken Python, however little CPU
+        is left). True when the child kept working under a CPU bound: wait again, the bound stops
+        it. Without a bound the limit stands, so a spinning Python cannot hold a local run."""
         left = work.cpu_left()
         if left is not None and left <= 0:
             self.close(kill=True)

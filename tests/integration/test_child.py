@@ -13,15 +13,18 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from docsnippets import interpreter
+from docsnippets import interpreter, work
 from docsnippets.cli import main
 from docsnippets.config import DEFAULT_MODULES, DEFAULT_PYTHON
 from docsnippets.snippets import grammar
 from docsnippets.snippets.grammar import GrammarError
+from docsnippets.work import Bound, Limits, OverBudget
 
 PAGE = "# A\n\n```python\nimport asyncio\nawait asyncio.sleep(1)\n```\n"
 OTHER = "3.99"  # a version no machine has: every interpreter found for it is a fake
@@ -258,9 +261,7 @@ def test_the_actions_line_says_what_fixes_it_there():
 def test_the_cpu_bound_counts_what_the_declared_pythons_child_uses(tmp_path):
     """The child reads the bodies for the run: the CPU it spends, while it still runs, is the
     run's, so the Action's clock adds it to this process's own."""
-    from docsnippets import work
     from docsnippets.github.settings import Settings
-    from docsnippets.work import Limits, OverBudget
 
     busy = "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"  # the shell spends CPU, then greets
     script = fake(tmp_path / "bin", f"{busy}\n{greeting()}\ncat > /dev/null")
@@ -283,76 +284,64 @@ def test_the_cpu_bound_counts_what_the_declared_pythons_child_uses(tmp_path):
     assert child.cpu_seconds() == 0.0  # waited for: among this process's children now
 
 
+SPINS = f"{greeting()}\nread line\nwhile :; do :; done"  # greets, then works on the first request forever
+
+
+@contextmanager
+def greeted(tmp_path: Path, script: str, **options: float) -> Iterator[interpreter.Child]:
+    """A fake declared Python that has greeted, among the run's children (its CPU is the run's)
+    while the block runs, killed after it."""
+    executable = fake(tmp_path / "bin", script)
+    child = interpreter.Child(OTHER, executable, **options)
+    interpreter._children[(OTHER, executable)] = child
+    try:
+        child.prepare()
+        child._greet()
+        yield child
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, executable), None)
+
+
+def _bound(seconds: float) -> Limits:
+    """A CPU bound ``seconds`` past what the run has used so far."""
+    return Limits(cpu_seconds=interpreter.cpu_seconds() + seconds, clock=interpreter.cpu_seconds)
+
+
 def test_an_answer_is_awaited_no_longer_than_the_cpu_bound_leaves(tmp_path):
     """A body the child takes long over (its own Python's tokenizer is quadratic on one long
     line) is waited for no longer than what is left of the run's CPU bound: the run then
     stops at that bound, not a minute later as a broken Python."""
-    from docsnippets import work
-    from docsnippets.work import Bound, Limits, OverBudget
-
-    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
-    child = interpreter.Child(OTHER, script)
-    interpreter._children[(OTHER, script)] = child
-    try:
-        child.prepare()
-        child._greet()
-        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 0.2, clock=interpreter.cpu_seconds)
+    with greeted(tmp_path, SPINS) as child:
         started = time.monotonic()
-        with work.bounded(bound), pytest.raises(OverBudget) as caught:
+        with work.bounded(_bound(0.2)), pytest.raises(OverBudget) as caught:
             child.facts("await x\n", ())
         assert caught.value.bound == Bound.CPU_SECONDS
         assert time.monotonic() - started < interpreter.ANSWER_SECONDS / 2
-    finally:
-        child.close(kill=True)
-        interpreter._children.pop((OTHER, script), None)
 
 
 def test_a_silent_child_is_a_broken_python_though_cpu_is_left(tmp_path):
     """A child that stops answering and uses no CPU has not spent the run's CPU bound, however
     little of it is left: the run says the declared Python gave no answer, not that judging
     took too long."""
-    from docsnippets import work
-    from docsnippets.work import Limits
-
-    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nexec sleep 600")
-    child = interpreter.Child(OTHER, script, answer_seconds=1.0)
-    interpreter._children[(OTHER, script)] = child
-    try:
-        child.prepare()
-        child._greet()
-        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 0.2, clock=interpreter.cpu_seconds)
-        with work.bounded(bound), pytest.raises(GrammarError) as caught:
+    with greeted(tmp_path, f"{greeting()}\nread line\nexec sleep 600", answer_seconds=1.0) as child:
+        with work.bounded(_bound(0.2)), pytest.raises(GrammarError) as caught:
             child.facts("await x\n", ())
         assert "no answer within 1 s" in str(caught.value)
-    finally:
-        child.close(kill=True)
-        interpreter._children.pop((OTHER, script), None)
 
 
 def test_a_child_still_working_at_the_answer_limit_is_waited_for_until_the_cpu_bound(tmp_path):
     """On a loaded runner a long body can keep the child working past the answer limit while it
     gets only part of a core: that is judging taking long, stopped by the CPU bound, never a
     broken Python."""
-    from docsnippets import work
-    from docsnippets.work import Bound, Limits, OverBudget
-
-    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
-    child = interpreter.Child(OTHER, script, answer_seconds=0.3)
-    interpreter._children[(OTHER, script)] = child
-    try:
-        child.prepare()
-        child._greet()
-        bound = Limits(cpu_seconds=interpreter.cpu_seconds() + 1.5, clock=interpreter.cpu_seconds)
-        with work.bounded(bound), pytest.raises(OverBudget) as caught:
+    with greeted(tmp_path, SPINS, answer_seconds=0.3) as child:
+        with work.bounded(_bound(1.5)), pytest.raises(OverBudget) as caught:
             child.facts("await x\n", ())
         assert caught.value.bound == Bound.CPU_SECONDS
-    finally:
-        child.close(kill=True)
-        interpreter._children.pop((OTHER, script), None)
 
 
 def test_without_a_cpu_bound_a_busy_child_still_ends_at_the_answer_limit(tmp_path):
-    script = fake(tmp_path / "bin", f"{greeting()}\nread line\nwhile :; do :; done")
+    script = fake(tmp_path / "bin", SPINS)
     child = interpreter.Child(OTHER, script, answer_seconds=0.5)
     try:
         started = time.monotonic()
