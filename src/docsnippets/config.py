@@ -79,6 +79,7 @@ def _validate_pages(rule: PageRule, where: str, setting: str) -> None:
     """Every template of ``rule`` is a page template, and all have the same slots (a page's
     counterpart is found by filling the slots its own path gave); ``setting`` names the key the
     templates came from, so the error points at the line to fix."""
+    _one_language_per_template(dict(rule.templates), where)
     shapes = {tuple(_check_template(template, where, setting)) for _, template in rule.templates}
     if len(shapes) != 1:
         shown = " -> ".join(quoted(t) for _, t in rule.templates)
@@ -259,7 +260,6 @@ def _translations(value: Any, key: str, where: str) -> Translations:
             )
         rule = PageRule(((source, layout[source]), *((c, layout[c]) for c in codes if c != source)))
         _validate_pages(rule, where, "'translations.pages'")
-        _one_language_per_template(layout, where)
         rules.append(rule)
     names = value.get("names", {})
     if not isinstance(names, dict) or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names.values()):

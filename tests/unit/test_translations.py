@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -396,3 +397,9 @@ def test_branches_that_write_different_schemas_conflict_with_one_line_saying_so(
         assert (
             "write schema 2 and schema 3" in merged.conflicts[0] or "write schema 3 and schema 2" in merged.conflicts[0]
         )
+
+
+def test_a_pair_rule_with_one_template_for_both_languages_is_refused():
+    """It would pair nothing (a page is never its own translation): refused as translations are."""
+    with pytest.raises(ConfigError, match=re.escape("have the same template 'docs/{path}'; give each language")):
+        from_mapping({"pair_rules": [{"en": "docs/{path}", "zh": "docs/{path}"}]}, "cfg")
