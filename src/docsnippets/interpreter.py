@@ -238,7 +238,7 @@ class Child:
             while (line := self._line()) is None:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
                 if not ready and time.monotonic() >= deadline:
-                    if self._waited(started, busy_from):
+                    if self._waited(started, busy_from, judging=bool(request)):
                         started, busy_from = time.monotonic(), self.cpu_seconds()
                     deadline = self._deadline(started)
                 for key, _ in ready:
@@ -262,11 +262,12 @@ class Child:
         limit = started + self.answer_seconds
         return limit if left is None else min(limit, time.monotonic() + max(left, _SLICE))
 
-    def _waited(self, started: float, busy_from: float) -> bool:
+    def _waited(self, started: float, busy_from: float, judging: bool) -> bool:
         """Raise if waiting is over: the CPU bound spent (by the child or this process), or the
         answer limit passed with the child silent and idle (a broken Python, however little CPU
-        is left). True when the child kept working under a CPU bound: wait again, the bound stops
-        it. Without a bound the limit stands, so a spinning Python cannot hold a local run."""
+        is left). True when the child kept working on a body (``judging``) under a CPU bound:
+        wait again, the bound stops it. Without a bound the limit stands, so a spinning Python
+        cannot hold a local run; it stands for the greeting too, which holds no body to be slow on."""
         left = work.cpu_left()
         if left is not None and left <= 0:
             self.close(kill=True)
@@ -274,7 +275,7 @@ class Child:
         waited = time.monotonic() - started
         if waited < self.answer_seconds:
             return False
-        if left is not None and self.cpu_seconds() - busy_from >= _BUSY * waited:
+        if judging and left is not None and self.cpu_seconds() - busy_from >= _BUSY * waited:
             return True
         self.close(kill=True)
         raise self._broken(f"gave no answer within {self.answer_seconds:g} s")

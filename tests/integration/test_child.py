@@ -350,3 +350,18 @@ def test_without_a_cpu_bound_a_busy_child_still_ends_at_the_answer_limit(tmp_pat
         assert time.monotonic() - started < 10
     finally:
         child.close(kill=True)
+
+
+def test_an_interpreter_that_spins_without_greeting_is_a_broken_python_under_a_cpu_bound(tmp_path):
+    """The greeting carries no body, so a child still using CPU before it says its version is
+    not judging anything slowly: it is a broken Python, named as one at the answer limit, not
+    a CPU bound spent on the pull request's pages."""
+    script = fake(tmp_path / "bin", "while :; do :; done")
+    child = interpreter.Child(OTHER, script, answer_seconds=0.3)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        with work.bounded(_bound(5)), pytest.raises(GrammarError, match=r"no answer within 0\.3 s"):
+            child.facts("await x\n", ())
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)
