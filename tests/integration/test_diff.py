@@ -87,6 +87,15 @@ def test_markdown_is_the_comment_body(repo, capsys):
     assert "<!--" not in out  # no sticky-comment marker
 
 
+def test_markdown_of_a_change_that_touches_no_snippet_says_so_instead_of_a_dangling_colon(repo, capsys):
+    (repo / "docs/en/g.md").write_text(EN + "\nMore words.\n", encoding="utf-8")
+    commit_all(repo, "prose")
+    code, out, _ = run(capsys, "diff", "HEAD~1", "--root", str(repo), "--format", "markdown")
+    assert code == 0
+    assert "Compared with the manifest on the base branch: no snippet changes." in out, out
+    assert not out.rstrip().endswith(":"), out
+
+
 def test_uncommitted_edits_count_for_the_work_tree_only(repo, capsys):
     (repo / "docs/en/g.md").write_text(EN + EXTRA, encoding="utf-8")
     code, out, _ = run(capsys, "diff", "--root", str(repo))

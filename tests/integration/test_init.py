@@ -170,3 +170,14 @@ def test_other_commands_do_not_load_init_or_git(tmp_path):
     # (Under another Python than the declared one, the check starts that one: subprocess then.)
     assert check_imports(tmp_path, env, "subprocess", "--changed", "a.md") == (RUNNING != DEFAULT_PYTHON, "0")
     assert check_imports(tmp_path, env, "docsnippets.adopt.setup", "--changed", "a.md") == (False, "0")
+
+
+def test_a_tree_the_default_rules_pair_too_few_files_to_recognise_is_not_said_to_pair_none(tmp_path, capsys):
+    """agentscope's shape: README.md and README_zh.md pair under the defaults, one pair, too few
+    to recognise a layout from; the manifest then holds that pair, and the layout line agrees."""
+    repo = init_repo(tmp_path / "r", {"README.md": EN, "README_zh.md": ZH, "examples/mem/README.md": EN})
+    code, out, _ = run(capsys, "init", "--root", str(repo), "--dry-run")
+    assert code == 0
+    assert "no two files pair up" not in out, out
+    assert "layout: none recognised from the file names (one needs 2 file pairs under one rule); " in out
+    assert "the default pair rules pair 2 files" in out and "1 pair;" in out

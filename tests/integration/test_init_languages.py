@@ -41,6 +41,21 @@ def test_where_two_layouts_fit_init_writes_the_one_that_pairs_the_most_and_says_
     files |= {"x.md": EN, "x.de.md": EN, "y.md": EN, "y.de.md": EN}
     said = init(init_repo(tmp_path / "r", files))
     assert "3 languages (en the source; de, fr): docs/en/{path}, docs/de/{path}, …; 6 translated pages" in said
-    assert (
-        "chosen over 2 languages (en the source; de): {dir}{name}.md, {dir}{name}.de.md, …; 2 translated pages" in said
-    )
+    assert "chosen over 2 languages (en the source; de): {dir}{name}.md, {dir}{name}.de.md; 2 translated pages" in said
+
+
+def test_a_two_language_layout_that_pairs_more_wins_over_a_suffix_layout_that_pairs_fewer(tmp_path):
+    # ms-swift's shape: 66 pages under docs/source and docs/source_en, two README_CN.md twins at
+    # the top; the few twins must not decide the layout of the many pages.
+    pages = ("index.md", "guide/start.md", "guide/more.md")
+    files = {f"docs/source/{p}": ZH for p in pages} | {f"docs/source_en/{p}": EN for p in pages}
+    files |= {"README.md": EN, "README_CN.md": ZH, "CONTRIBUTING.md": EN, "CONTRIBUTING_CN.md": ZH}
+    repo = init_repo(tmp_path / "r", files)
+    said = init(repo)
+    assert "2 languages (zh the source; en): docs/source/{path}, docs/source_en/{path}; 3 translated" in said
+    assert "chosen over 4 files pair up: {dir}{name}.md <-> {dir}{name}_CN.md (2 pairs), which pairs fewer" in said
+    config = load_config(None, repo)
+    assert config.translations is not None and config.translations.source == "zh"
+    out = io.StringIO()
+    assert main(["check", "--root", str(repo), "--format", "json"], out=out) == 0
+    assert json.loads(out.getvalue())["summary"]["pairs"] == 3

@@ -89,6 +89,22 @@ def test_pages_with_examples_but_no_pairs_get_the_evidence_and_the_config_that_w
     assert not (repo / ".docsnippets.yml").exists()  # one pair is evidence to show, not to act on
 
 
+def test_when_the_pairs_hold_no_example_init_says_the_pages_with_examples_are_untranslated(
+    tmp_path, monkeypatch, capsys
+):
+    """xtuner's shape: docs/en and docs/zh pair up, but the only examples are on pages written in
+    one language. The layout is right; asking for pair_rules would send the user to change it."""
+    prose = "# Page\n\nWords.\n"
+    files = {"docs/en/a.md": prose, "docs/zh/a.md": prose, "docs/en/b.md": prose, "docs/zh/b.md": prose}
+    repo = init_repo(tmp_path / "r", files | {"docs/zh/only.md": ZH, "design/notes.md": EN})
+    monkeypatch.chdir(repo)
+    code, out, _ = run(capsys, "init", "--dry-run")
+    assert code == 0
+    assert "2 async examples in 2 Markdown files, none paired: none of these files has a counterpart" in out, out
+    assert "the pair rules pair 4 other files, none with an async example: the pages with examples are" in out
+    assert "no file names suggest a layout" not in out and "write pair_rules" not in out
+
+
 def test_without_git_init_says_git_is_missing_not_that_this_is_no_repository(tmp_path, monkeypatch, capsys):
     repo = init_repo(tmp_path / "r", PAGES)
     monkeypatch.chdir(repo)

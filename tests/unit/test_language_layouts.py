@@ -101,3 +101,10 @@ def test_a_path_whose_names_hold_braces_offers_no_layout_that_the_config_would_r
     for found in recognise_groups(files):
         from_mapping(yaml.safe_load(translations_yaml(found)), "init")  # never raises
     assert not any(prefix in t for found in recognise_groups(files) for _, t in found.templates)
+
+
+def test_the_evidence_of_two_languages_ends_its_list_of_templates_without_an_ellipsis():
+    two = layout_of([f"docs/{c}/{p}" for c in ("en", "de") for p in PAGES]).describe()
+    assert "docs/en/{path}, docs/de/{path}; 3 translated pages" in two, two
+    three = layout_of([f"docs/{c}/{p}" for c in ("en", "de", "fr") for p in PAGES]).describe()
+    assert "docs/en/{path}, docs/de/{path}, …; 6 translated pages" in three, three

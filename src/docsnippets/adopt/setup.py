@@ -24,7 +24,7 @@ from docsnippets.fileio import NotRegularFile, read_regular, write_atomic
 from docsnippets.judge.inventory import whole
 from docsnippets.manifest import build as mf
 from docsnippets.snippets.languages import GroupLayout, language_of_text, recognise_groups, translations_yaml
-from docsnippets.snippets.layouts import Layout, describe, missing_rules, recognise, rules_yaml
+from docsnippets.snippets.layouts import MIN_PAIRS, Layout, describe, missing_rules, recognise, rules_yaml
 from docsnippets.snippets.records import Inventory
 from docsnippets.sources import SourceError
 from docsnippets.sources.worktree import WorkTree, is_git_root, origin_repository
@@ -121,12 +121,21 @@ def _groups_text(layout: GroupLayout) -> str:
     )
 
 
-def _groups_found(groups: list[GroupLayout]) -> str:
+def _groups_found(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> str:
     """What the names show, and the runner-up when another layout fits fewer pages."""
     found = groups[0].describe()
-    if len(groups) > 1:
+    if layouts and sum(lay.pairs for lay in layouts) < groups[0].pairs:
+        found += f"; chosen over {describe(layouts)}, which pairs fewer"
+    elif len(groups) > 1:
         found += f"; chosen over {groups[1].describe()}, which pairs fewer"
     return found
+
+
+def _groups_win(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> bool:
+    """Whether the layout of several languages is the one to write: it names more than two, or
+    it pairs more pages than the two-language rules together (``docs/source`` beside
+    ``docs/source_en`` for a whole manual, against two ``README_CN.md`` twins)."""
+    return bool(groups) and (len(groups[0].languages) > 2 or groups[0].pairs > sum(lay.pairs for lay in layouts))
 
 
 def _language_of_pages(root: Path, pages: list[str]) -> str | None:
@@ -141,15 +150,25 @@ def _language_of_pages(root: Path, pages: list[str]) -> str | None:
     return language_of_text("\n".join(text))
 
 
+def _none_recognised(pages: list[str], config: Config, *, configured: bool) -> str:
+    """The layout line when the names settle on none: how many files the rules in force still
+    pair (README.md beside README_zh.md), so that it agrees with the manifest's pair count."""
+    paired = evidence.paired_files(pages, config)
+    found = f"none recognised from the file names (one needs {MIN_PAIRS} file pairs under one rule)"
+    if paired:
+        found += f"; the {'configured' if configured else 'default'} pair rules pair {counted(paired, 'file')}"
+    return found
+
+
 def _config_step(root: Path, files: list[str], *, force: bool, dry_run: bool) -> tuple[Config, Step | None, str]:
     existing = next((name for name in CONFIG_FILENAMES if (root / name).exists()), None)
     current = load_config(None, root)
     pages = [p for p in files if current.selects(p)]
     layouts = recognise(pages)
-    found = describe(layouts) if layouts else "no bilingual layout recognised (no two files pair up by name)"
+    found = describe(layouts) if layouts else _none_recognised(pages, current, configured=existing is not None)
     groups = recognise_groups(pages, lambda sample: _language_of_pages(root, sample))
-    if groups and (len(groups[0].languages) > 2 or not layouts):
-        found = _groups_found(groups)
+    if _groups_win(groups, layouts):
+        found = _groups_found(groups, layouts)
         text = _groups_text(groups[0])
     elif not missing_rules(layouts, Config().pair_rules):
         if layouts:

@@ -111,6 +111,7 @@ def context(freshness: Report, ctx: CommentContext, short: Shortening, lists: _L
         "debts": _nonempty(_debt_sections(freshness, ctx, short)),
         "counts": _counts(freshness.summary, listed, len(freshness.desynchronized)),
         "compared_with": compared,
+        "unchanged": not (listed.changed or listed.added or listed.removed or listed.resynchronized or listed.moved),
         "sections": _nonempty(_sections(freshness, listed, ctx, lists, short)),
         "moved": _moved(listed),
         "fixes": fixes(

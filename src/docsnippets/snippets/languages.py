@@ -56,11 +56,13 @@ class GroupLayout:
 
     def describe(self) -> str:
         """One line of evidence: ``12 languages (en the source; de, es, …): docs/en/{path},
-        docs/de/{path}, …; 854 translated pages pair with their source page``."""
+        docs/de/{path}, …; 854 translated pages pair with their source page`` (no ``…`` when
+        the two templates shown are all there are)."""
         source, *others = self.languages
         shown = ", ".join(template for _, template in self.templates[:2])
+        more = ", …" if len(self.templates) > 2 else ""
         return (
-            f"{len(self.languages)} languages ({source} the source; {', '.join(others)}): {shown}, …; "
+            f"{len(self.languages)} languages ({source} the source; {', '.join(others)}): {shown}{more}; "
             f"{self.pairs} translated pages pair with their source page"
         )
 
