@@ -228,7 +228,7 @@ class Child:
         self.prepare()
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        started, busy_from = time.monotonic(), self.cpu_seconds()
+        started, since = time.monotonic(), (self.cpu_seconds(), work.cpu_left())
         deadline = self._deadline(started)
         pending = memoryview(request)
         with selectors.DefaultSelector() as selector:
@@ -238,8 +238,8 @@ class Child:
             while (line := self._line()) is None:
                 ready = selector.select(max(0.0, deadline - time.monotonic()))
                 if not ready and time.monotonic() >= deadline:
-                    if self._waited(started, busy_from):
-                        started, busy_from = time.monotonic(), self.cpu_seconds()
+                    if self._waited(started, since, judging=bool(request)):
+                        started, since = time.monotonic(), (self.cpu_seconds(), work.cpu_left())
                     deadline = self._deadline(started)
                 for key, _ in ready:
                     if key.fileobj is process.stdin:
@@ -262,11 +262,11 @@ class Child:
         limit = started + self.answer_seconds
         return limit if left is None else min(limit, time.monotonic() + max(left, _SLICE))
 
-    def _waited(self, started: float, busy_from: float) -> bool:
-        """Raise if waiting is over: the CPU bound spent (by the child or this process), or the
-        answer limit passed with the child silent and idle (a broken Python, however little CPU
-        is left). True when the child kept working under a CPU bound: wait again, the bound stops
-        it. Without a bound the limit stands, so a spinning Python cannot hold a local run."""
+    def _waited(self, started: float, since: tuple[float, float | None], judging: bool) -> bool:
+        """Raise if waiting is over: the CPU bound spent, or the answer limit passed with the child
+        idle (a broken Python, however little CPU is left). True when it kept working on a body
+        and the bound counted that (``since``: the child's CPU and the bound then): wait again,
+        the bound ends it. Else the limit stands (no bound, one blind to the child, inf, nan)."""
         left = work.cpu_left()
         if left is not None and left <= 0:
             self.close(kill=True)
@@ -274,7 +274,9 @@ class Child:
         waited = time.monotonic() - started
         if waited < self.answer_seconds:
             return False
-        if left is not None and self.cpu_seconds() - busy_from >= _BUSY * waited:
+        (child_from, left_from), share = since, _BUSY * waited
+        worked = judging and self.cpu_seconds() - child_from >= share
+        if worked and left is not None and left_from is not None and left_from - left >= share:
             return True
         self.close(kill=True)
         raise self._broken(f"gave no answer within {self.answer_seconds:g} s")

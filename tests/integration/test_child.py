@@ -350,3 +350,41 @@ def test_without_a_cpu_bound_a_busy_child_still_ends_at_the_answer_limit(tmp_pat
         assert time.monotonic() - started < 10
     finally:
         child.close(kill=True)
+
+
+def test_an_interpreter_that_spins_without_greeting_is_a_broken_python_under_a_cpu_bound(tmp_path):
+    """The greeting carries no body, so a child still using CPU before it says its version is
+    not judging anything slowly: it is a broken Python, named as one at the answer limit, not
+    a CPU bound spent on the pull request's pages."""
+    script = fake(tmp_path / "bin", "while :; do :; done")
+    child = interpreter.Child(OTHER, script, answer_seconds=0.3)
+    interpreter._children[(OTHER, script)] = child
+    try:
+        with work.bounded(_bound(5)), pytest.raises(GrammarError, match=r"no answer within 0\.3 s"):
+            child.facts("await x\n", ())
+    finally:
+        child.close(kill=True)
+        interpreter._children.pop((OTHER, script), None)
+
+
+@pytest.mark.parametrize("bound", ["not counting the child", "inf", "nan"])
+def test_a_busy_child_that_the_cpu_bound_cannot_stop_ends_at_the_answer_limit(tmp_path, bound):
+    """A busy child is waited for again only because the CPU bound stops it: under a bound
+    whose clock does not count the child (a Limits' default clock) or one that never runs out
+    (DOCSNIPPETS_MAX_CPU_SECONDS=inf), waiting again would wait for ever."""
+    import math
+    import threading
+
+    if bound == "not counting the child":
+        limits = Limits(cpu_seconds=time.process_time() + 60)
+    else:
+        limits = Limits(cpu_seconds=math.inf if bound == "inf" else math.nan, clock=interpreter.cpu_seconds)
+    with greeted(tmp_path, SPINS, answer_seconds=0.3) as child:
+        assert child._process is not None
+        guard = threading.Timer(15, child._process.kill)  # a wait for ever ends as a killed child
+        guard.start()
+        try:
+            with work.bounded(limits), pytest.raises(GrammarError, match=r"no answer within 0\.3 s"):
+                child.facts("await x\n", ())
+        finally:
+            guard.cancel()

@@ -47,6 +47,10 @@ def test_an_empty_status_context_switches_the_status_off():
         ({"INPUT_COMMENT": "loud"}, "input comment='loud' is not one of on-change, always, never"),
         ({"INPUT_STRICT-LINES": "maybe"}, "input strict-lines='maybe' is not a boolean; use true or false"),
         ({"DOCSNIPPETS_HTTP_TIMEOUT": "soon"}, "DOCSNIPPETS_HTTP_TIMEOUT='soon' is not a number"),
+        # a bound of nan is never passed and one of inf never counts: each would lift it unsaid
+        ({"DOCSNIPPETS_MAX_CPU_SECONDS": "nan"}, "DOCSNIPPETS_MAX_CPU_SECONDS='nan' is not a finite number"),
+        ({"DOCSNIPPETS_REQUEST_BUDGET": "inf"}, "DOCSNIPPETS_REQUEST_BUDGET='inf' is not a finite number"),
+        ({"DOCSNIPPETS_MAX_PARSED_BYTES": "-inf"}, "DOCSNIPPETS_MAX_PARSED_BYTES='-inf' is not a finite number"),
     ],
 )
 def test_bad_values_are_one_line_naming_the_input(env, message):

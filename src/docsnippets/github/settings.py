@@ -10,6 +10,7 @@ docs/action.md lists them); the tests set them to talk fast to the fake API.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,9 +46,12 @@ def _directory(raw: str, name: str) -> Path:
 
 def _number(raw: str, name: str) -> float:
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
         raise ActionError(f"{name}={quoted(raw)} is not a number") from None
+    if not math.isfinite(value):  # a bound of nan is never passed, one of inf never counts down
+        raise ActionError(f"{name}={quoted(raw)} is not a finite number")
+    return value
 
 
 def _count(raw: str, name: str) -> int:
