@@ -42,6 +42,7 @@ def test_where_two_layouts_fit_init_writes_the_one_that_pairs_the_most_and_says_
     said = init(init_repo(tmp_path / "r", files))
     assert "3 languages (en the source; de, fr): docs/en/{path}, docs/de/{path}, …; 6 translated pages" in said
     assert "chosen over 2 languages (en the source; de): {dir}{name}.md, {dir}{name}.de.md; 2 translated pages" in said
+    assert ".docsnippets.yml (3 languages: the default pair rules name two)" in said
 
 
 def test_a_two_language_layout_that_pairs_more_wins_over_a_suffix_layout_that_pairs_fewer(tmp_path):

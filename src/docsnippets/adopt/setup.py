@@ -167,9 +167,12 @@ def _config_step(root: Path, files: list[str], *, force: bool, dry_run: bool) ->
     layouts = recognise(pages)
     found = describe(layouts) if layouts else _none_recognised(pages, current, configured=existing is not None)
     groups = recognise_groups(pages, lambda sample: _language_of_pages(root, sample))
+    why = "the default pair rules do not fit"
     if _groups_win(groups, layouts):
         found = _groups_found(groups, layouts)
         text = _groups_text(groups[0])
+        if len(groups[0].languages) > 2:
+            why = f"{len(groups[0].languages)} languages: the default pair rules name two"
     elif not missing_rules(layouts, Config().pair_rules):
         if layouts:
             found += "; the default pair rules describe it"
@@ -186,7 +189,7 @@ def _config_step(root: Path, files: list[str], *, force: bool, dry_run: bool) ->
         return config, Step(name, Outcome.UNCHANGED), found
     if not dry_run:
         write_atomic(root / name, text, root=root)
-    return config, Step(name, Outcome.WROTE, "the default pair rules do not fit"), found
+    return config, Step(name, Outcome.WROTE, why), found
 
 
 def _manifest_step(root: Path, config: Config, *, force: bool, dry_run: bool) -> tuple[Step, Inventory]:
