@@ -124,7 +124,7 @@ def _groups_text(layout: GroupLayout) -> str:
 def _groups_found(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> str:
     """What the names show, and the runner-up when another layout fits fewer pages."""
     found = groups[0].describe()
-    if layouts and sum(lay.pairs for lay in layouts) < groups[0].pairs:
+    if layouts and _pairs(layouts) < groups[0].pairs:
         found += f"; chosen over {describe(layouts)}, which pairs fewer"
     elif len(groups) > 1:
         found += f"; chosen over {groups[1].describe()}, which pairs fewer"
@@ -135,7 +135,12 @@ def _groups_win(groups: list[GroupLayout], layouts: tuple[Layout, ...]) -> bool:
     """Whether the layout of several languages is the one to write: it names more than two, or
     it pairs more pages than the two-language rules together (``docs/source`` beside
     ``docs/source_en`` for a whole manual, against two ``README_CN.md`` twins)."""
-    return bool(groups) and (len(groups[0].languages) > 2 or groups[0].pairs > sum(lay.pairs for lay in layouts))
+    return bool(groups) and (len(groups[0].languages) > 2 or groups[0].pairs > _pairs(layouts))
+
+
+def _pairs(layouts: tuple[Layout, ...]) -> int:
+    """The page pairs the two-language layouts found make together."""
+    return sum(layout.pairs for layout in layouts)
 
 
 def _language_of_pages(root: Path, pages: list[str]) -> str | None:

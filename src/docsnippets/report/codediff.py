@@ -12,10 +12,9 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from docsnippets.snippets import literals
 from docsnippets.snippets.alignment import common_ends, matching_blocks
-from docsnippets.snippets.blocks import LAYOUT
+from docsnippets.snippets.blocks import LAYOUT, NOT_CODE
 from docsnippets.snippets.classify import dedent, tokens
 
-_NOT_CODE = LAYOUT | {tokenize.ENDMARKER}
 _STATEMENT_START = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
 
 Span = tuple[tuple[int, int], tuple[int, int]]
@@ -78,7 +77,7 @@ def prose_spans(source: str) -> list[Span]:
 def string_spans(source: str) -> list[Span]:
     """Where the string literals are that a translation may reword (rules 1 and 2 of
     :mod:`docsnippets.snippets.literals`); docstrings are prose already and not among them."""
-    return literals.spans([t for t, doc in _marked(tokens(source)) if not doc and t.type not in _NOT_CODE])
+    return literals.spans([t for t, doc in _marked(tokens(source)) if not doc and t.type not in NOT_CODE])
 
 
 def _cut(lines: list[str], span: Span, put: str = "") -> None:

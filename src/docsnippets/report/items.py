@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from docsnippets.judge.compare import Desync
+from docsnippets.judge.compare import Change, Desync
 from docsnippets.references.findings import IMPORT_KINDS, BrokenReference
 from docsnippets.report import entries as en
 from docsnippets.report.codediff import change_diff, code_diff
@@ -154,7 +154,7 @@ def desync(
     d: Desync,
     links: Links | None,
     new: bool,
-    edited: dict[en.Key, object],
+    edited: dict[en.Key, Change | None],
     with_diff: bool,
     in_change: bool = True,
     side: tuple[str, str] = SIDES,
@@ -165,7 +165,7 @@ def desync(
     if d.relation == "missing" or len(d.sides) != 2:
         where = code_span(d.counterpart_file or "?")
         return f"- {location(d.sides[0], links)}: no matching example in {where}{tag}"
-    touched = en.edited_side(d, edited)  # type: ignore[arg-type]
+    touched = en.edited_side(d, edited)
     said = f"; {plain(_sides_said(touched, side))}" if in_change else ""
     line = f"- {' ↔ '.join(location(s, links) for s in d.sides)}: the code differs{tag}{said}"
     if not with_diff:
@@ -191,13 +191,13 @@ def desync(
     return ended(line)
 
 
-def _patch(d: Desync, edited_side: int, targets: Sequence[Snippet], edited: dict[en.Key, object]) -> Offer:
+def _patch(d: Desync, edited_side: int, targets: Sequence[Snippet], edited: dict[en.Key, Change | None]) -> Offer:
     """The patch for ``targets`` that carries over the edit of ``edited_side`` (none when that
     side was not edited in this change)."""
     change = edited.get(d.sides[edited_side].key)
     if change is None:
         return Offer()
-    return patch_every(change.before, change.after, targets)  # type: ignore[attr-defined]
+    return patch_every(change.before, change.after, targets)
 
 
 def broken(sid: str, b: BrokenReference, links: Links | None) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 END = tokenize.NEWLINE
 # The tokens that are layout, not code: comments, line ends and indentation.
 LAYOUT = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
+NOT_CODE = LAYOUT | {tokenize.ENDMARKER}  # and the end of the input
 
 # Keywords that start a compound statement, whose header ends at a colon outside brackets.
 _HEADERS = frozenset(

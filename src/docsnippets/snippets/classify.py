@@ -111,7 +111,7 @@ def _tokens_of(source: str) -> Iterable[tokenize.TokenInfo]:
 
 
 def _code_tokens(source: str) -> list[tokenize.TokenInfo]:
-    return [t for t in tokens(source) if t.type not in blocks.LAYOUT and t.type != tokenize.ENDMARKER]
+    return [t for t in tokens(source) if t.type not in blocks.NOT_CODE]
 
 
 def find_markers(body: str) -> list[str]:
@@ -125,7 +125,7 @@ def find_markers(body: str) -> list[str]:
     found: set[str] = set()
     after_async = False
     for tok in _tokens_of(dedent(body)):
-        if tok.type in blocks.LAYOUT or tok.type == tokenize.ENDMARKER:
+        if tok.type in blocks.NOT_CODE:
             continue
         if after_async and tok.string in ("def", "for", "with"):
             found.add(f"async {tok.string}")
